@@ -1,0 +1,367 @@
+//! A set of points of the 9x9 board, stored in a `u128`.
+//!
+//! Layout: 9 rows of 10 bits (`index = row * 10 + column`). Column 9 of every row is a guard
+//! that is always empty, so a shift by one moves a whole row sideways without wrapping into the
+//! next row, and every neighbour shift costs one shift and one mask.
+//!
+//! ```
+//! use nogo::{bitboard, Bitboard, Point};
+//! let corner = Bitboard::from(Point::from_xy(0, 0).unwrap());
+//! assert_eq!(corner.neighbors(), bitboard! {
+//!     . X . . . . . . .
+//!     X . . . . . . . .
+//!     . . . . . . . . .
+//!     . . . . . . . . .
+//!     . . . . . . . . .
+//!     . . . . . . . . .
+//!     . . . . . . . . .
+//!     . . . . . . . . .
+//!     . . . . . . . . .
+//! });
+//! ```
+
+use crate::point::{Point, SIZE, STRIDE};
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign};
+
+/// A set of board points.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub u128);
+
+/// Bits of one row: the 9 on-board columns, not the guard.
+const ROW: u128 = (1 << SIZE) - 1;
+
+const fn board_mask() -> u128 {
+    let mut mask = 0;
+    let mut row = 0;
+    while row < SIZE {
+        mask |= ROW << (row * STRIDE);
+        row += 1;
+    }
+    mask
+}
+
+impl Bitboard {
+    /// No points.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 81 points of the board.
+    pub const FULL: Bitboard = Bitboard(board_mask());
+
+    /// Parses a diagram of 81 cells, `X` (or `x`, `#`) for a member and `.` for a non-member,
+    /// separated by any whitespace, top row first. Other characters are an error; used by the
+    /// [`bitboard!`](crate::bitboard!) macro, where an error stops compilation.
+    pub const fn from_diagram(diagram: &str) -> Bitboard {
+        let bytes = diagram.as_bytes();
+        let mut bits = 0u128;
+        let mut cell = 0usize;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            i += 1;
+            let member = match b {
+                b'X' | b'x' | b'#' => true,
+                b'.' => false,
+                b' ' | b'\n' | b'\t' | b'\r' => continue,
+                _ => panic!("bitboard diagram: use 'X' or '.' for cells"),
+            };
+            assert!(cell < SIZE * SIZE, "bitboard diagram: more than 81 cells");
+            if member {
+                bits |= 1 << ((cell / SIZE) * STRIDE + cell % SIZE);
+            }
+            cell += 1;
+        }
+        assert!(cell == SIZE * SIZE, "bitboard diagram: fewer than 81 cells");
+        Bitboard(bits)
+    }
+
+    /// Whether the set has no point.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Number of points in the set.
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether `p` is in the set.
+    #[inline]
+    pub const fn has(self, p: Point) -> bool {
+        self.0 >> p.index() & 1 != 0
+    }
+
+    /// Whether every point of `self` is in `other`.
+    #[inline]
+    pub const fn is_subset(self, other: Bitboard) -> bool {
+        self.0 & !other.0 == 0
+    }
+
+    /// The lowest point of the set (the first in board order), if any.
+    #[inline]
+    pub const fn first(self) -> Option<Point> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Point::from_index_unchecked(self.0.trailing_zeros() as u8))
+        }
+    }
+
+    /// The points adjacent (up, down, left, right) to some point of the set, on the board.
+    /// Points of the set itself are included only when adjacent to another member.
+    #[inline]
+    pub const fn neighbors(self) -> Bitboard {
+        let b = self.0;
+        Bitboard(((b << 1) | (b >> 1) | (b << STRIDE) | (b >> STRIDE)) & Bitboard::FULL.0)
+    }
+
+    /// The `n`-th point of the set in board order, `n < count()`.
+    pub fn nth(self, mut n: u32) -> Option<Point> {
+        let (lo, hi) = (self.0 as u64, (self.0 >> 64) as u64);
+        let mut word = lo;
+        let mut base = 0;
+        if n >= lo.count_ones() {
+            n -= lo.count_ones();
+            word = hi;
+            base = 64;
+        }
+        if n >= word.count_ones() {
+            return None;
+        }
+        for _ in 0..n {
+            word &= word - 1;
+        }
+        Some(Point::from_index_unchecked(base + word.trailing_zeros() as u8))
+    }
+
+    /// The points of the set in board order.
+    #[inline]
+    pub fn iter(self) -> Points {
+        Points(self.0)
+    }
+}
+
+impl From<Point> for Bitboard {
+    #[inline]
+    fn from(p: Point) -> Bitboard {
+        Bitboard(1 << p.index())
+    }
+}
+
+impl FromIterator<Point> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Point>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, |b, p| b | Bitboard::from(p))
+    }
+}
+
+/// Iterator over the points of a [`Bitboard`], in board order.
+#[derive(Clone)]
+pub struct Points(u128);
+
+impl Iterator for Points {
+    type Item = Point;
+    #[inline]
+    fn next(&mut self) -> Option<Point> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Point::from_index_unchecked(index))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Points {}
+
+impl IntoIterator for Bitboard {
+    type Item = Point;
+    type IntoIter = Points;
+    fn into_iter(self) -> Points {
+        self.iter()
+    }
+}
+
+macro_rules! binary_op {
+    ($trait:ident, $fn:ident, $assign_trait:ident, $assign_fn:ident, $op:tt) => {
+        impl $trait for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $fn(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $assign_trait for Bitboard {
+            #[inline]
+            fn $assign_fn(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+binary_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+binary_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+binary_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Sub for Bitboard {
+    type Output = Bitboard;
+    /// Set difference.
+    #[inline]
+    fn sub(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 & !rhs.0)
+    }
+}
+
+impl SubAssign for Bitboard {
+    #[inline]
+    fn sub_assign(&mut self, rhs: Bitboard) {
+        self.0 &= !rhs.0;
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    /// Complement within the board (the guard column stays empty).
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & Bitboard::FULL.0)
+    }
+}
+
+impl fmt::Display for Bitboard {
+    /// The diagram form accepted by [`Bitboard::from_diagram`].
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        for y in 0..SIZE as u8 {
+            for x in 0..SIZE as u8 {
+                let p = Point::from_xy(x, y).expect("on board");
+                let sep = if x + 1 == SIZE as u8 { "\n" } else { " " };
+                write!(f, "{}{}", if self.has(p) { 'X' } else { '.' }, sep)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "Bitboard {{\n{self}}}")
+    }
+}
+
+/// A [`Bitboard`] literal drawn as a 9x9 diagram, top row first: `X` a member, `.` not.
+///
+/// ```
+/// use nogo::{bitboard, Bitboard};
+/// let diagonal = bitboard! {
+///     X . . . . . . . .
+///     . X . . . . . . .
+///     . . X . . . . . .
+///     . . . X . . . . .
+///     . . . . X . . . .
+///     . . . . . X . . .
+///     . . . . . . X . .
+///     . . . . . . . X .
+///     . . . . . . . . X
+/// };
+/// assert_eq!(diagonal.count(), 9);
+/// assert!(diagonal.is_subset(Bitboard::FULL));
+/// ```
+#[macro_export]
+macro_rules! bitboard {
+    ($($cell:tt)*) => {{
+        const BOARD: $crate::Bitboard = $crate::Bitboard::from_diagram(stringify!($($cell)*));
+        BOARD
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive_neighbors(b: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for p in b {
+            for q in p.neighbors() {
+                out |= Bitboard::from(q);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn full_board_has_81_points_and_no_guard() {
+        assert_eq!(Bitboard::FULL.count(), 81);
+        assert_eq!((!Bitboard::EMPTY), Bitboard::FULL);
+        assert_eq!(Bitboard::FULL.iter().count(), 81);
+        assert!(Bitboard::FULL.iter().all(|p| p.x() < 9 && p.y() < 9));
+    }
+
+    #[test]
+    fn neighbors_match_point_by_point_dilation() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..2000 {
+            let b = Bitboard(rng.u128(..)) & Bitboard::FULL;
+            assert_eq!(b.neighbors(), naive_neighbors(b));
+        }
+        for p in Bitboard::FULL {
+            let b = Bitboard::from(p);
+            assert_eq!(b.neighbors(), naive_neighbors(b));
+        }
+    }
+
+    #[test]
+    fn edges_do_not_wrap() {
+        let right_edge = bitboard! {
+            . . . . . . . . X
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+        };
+        assert_eq!(
+            right_edge.neighbors(),
+            bitboard! {
+                . . . . . . . X .
+                . . . . . . . . X
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+                . . . . . . . . .
+            }
+        );
+    }
+
+    #[test]
+    fn set_operators_and_iteration() {
+        let a = Bitboard::from(Point::from_xy(1, 2).unwrap()) | Bitboard::from(Point::from_xy(8, 8).unwrap());
+        let b = Bitboard::from(Point::from_xy(8, 8).unwrap());
+        assert_eq!((a & b), b);
+        assert_eq!((a - b).count(), 1);
+        assert_eq!((a ^ b).first(), Point::from_xy(1, 2));
+        assert!(b.is_subset(a) && !a.is_subset(b));
+        assert_eq!(a.iter().collect::<Bitboard>(), a);
+        assert_eq!(a.nth(1), Point::from_xy(8, 8));
+        assert_eq!(a.nth(2), None);
+        assert_eq!(Bitboard::FULL.nth(80), Point::from_xy(8, 8));
+    }
+
+    #[test]
+    fn display_round_trips_through_the_diagram() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..100 {
+            let b = Bitboard(rng.u128(..)) & Bitboard::FULL;
+            assert_eq!(Bitboard::from_diagram(&b.to_string()), b);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Baseline engines that measure the project's progress.
+
+pub mod random;

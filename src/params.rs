@@ -1,0 +1,45 @@
+//! Every tunable parameter of the search, declared once with its range.
+//!
+//! `Params::default()` is what the bot plays with; the ranges bound tuning (SPSA, grids) and
+//! the command line. Evidence for the values lives beside each one.
+
+/// A tunable value with the range tuning may explore.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// UCB exploration constant `c` in `mean + c * sqrt(ln N / n)`. Values are in `[0, 1]`.
+pub const EXPLORATION: Tunable = Tunable { name: "exploration", default: 0.25, min: 0.02, max: 1.5 };
+
+/// Slope of the squashing of the mobility difference into a win probability:
+/// `value = 1 / (1 + exp(-slope * mobility))`.
+pub const EVAL_SLOPE: Tunable = Tunable { name: "eval_slope", default: 0.4, min: 0.05, max: 2.0 };
+
+/// All tunables, for listing and for tuners.
+pub const ALL: [Tunable; 2] = [EXPLORATION, EVAL_SLOPE];
+
+/// The values the search runs with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    pub exploration: f32,
+    pub eval_slope: f32,
+    /// Bytes the search tree may use (the whole arena).
+    pub memory_bytes: usize,
+}
+
+/// Default tree memory: 200 MB, leaving room under Botzone's 256 MB for the rest.
+pub const DEFAULT_MEMORY_BYTES: usize = 200 * 1000 * 1000;
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            exploration: EXPLORATION.default as f32,
+            eval_slope: EVAL_SLOPE.default as f32,
+            memory_bytes: DEFAULT_MEMORY_BYTES,
+        }
+    }
+}

@@ -1,0 +1,608 @@
+//! A validated NoGo position and the rules: legal sets, `play`, terminal test, hashing.
+//!
+//! Stones never leave the board in NoGo, so groups only merge and liberties only shrink. Each
+//! group keeps its stones and liberties as bitboards, and each colour keeps two summaries that
+//! make the legal set closed-form (see `shared/references.md`):
+//!
+//! `legal(c) = E & (N(E) | N(safe[c])) & !atari[opponent]`
+//!
+//! where `E` is the empty points, `N` the neighbour dilation, `safe[c]` the stones of `c` in
+//! groups with two or more liberties and `atari[o]` the sole liberties of `o`'s groups with one.
+
+use crate::bitboard::Bitboard;
+use crate::point::{Color, Point, INDEX_COUNT};
+use std::fmt;
+
+/// Why a move is illegal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The coordinates name no point of the board (Botzone's `-1 -1` pass included).
+    OffBoard,
+    /// The point already holds a stone.
+    Occupied,
+    /// The move would leave an opponent group without liberties. Checked before suicide: a
+    /// move that does both is reported as a capture.
+    Capture,
+    /// The stone's own group would have no liberty.
+    Suicide,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            PlayError::OffBoard => "the point is off the board",
+            PlayError::Occupied => "the point is occupied",
+            PlayError::Capture => "the move would capture (take an opponent group's last liberty)",
+            PlayError::Suicide => "the move is suicide (its group would have no liberty)",
+        })
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// A move list that is not a legal game: the index of the first bad move and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryError {
+    pub index: usize,
+    pub error: PlayError,
+}
+
+impl fmt::Display for HistoryError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "move {} is illegal: {}", self.index, self.error)
+    }
+}
+
+impl std::error::Error for HistoryError {}
+
+/// Why a set of stones is not a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// A point holds stones of both colours (the point is given).
+    Overlap(Point),
+    /// A group has no liberty (one of its stones is given).
+    NoLiberty(Point),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            SetupError::Overlap(p) => write!(f, "{p} holds both a black and a white stone"),
+            SetupError::NoLiberty(p) => write!(f, "the group at {p} has no liberty"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// Zobrist keys: one per colour and point, and one for white to move.
+struct Zobrist {
+    stones: [[u64; INDEX_COUNT]; 2],
+    white_to_move: u64,
+}
+
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+const ZOBRIST: Zobrist = {
+    let mut stones = [[0u64; INDEX_COUNT]; 2];
+    let mut state = 0x4E6F_476F_2D39_7839; // "NoGo-9x9"
+    let mut colour = 0;
+    while colour < 2 {
+        let mut i = 0;
+        while i < INDEX_COUNT {
+            let (next, key) = splitmix64(state);
+            state = next;
+            stones[colour][i] = key;
+            i += 1;
+        }
+        colour += 1;
+    }
+    let (_, white_to_move) = splitmix64(state);
+    Zobrist { stones, white_to_move }
+};
+
+/// A group of stones: its stones and its liberties.
+#[derive(Clone, Copy, Default)]
+struct Group {
+    stones: Bitboard,
+    liberties: Bitboard,
+}
+
+/// A legal NoGo position: the stones, the side to move, and the group bookkeeping that makes
+/// legal sets and `play` cheap. Copy it to branch (copy-make); there is no undo.
+#[derive(Clone)]
+pub struct Position {
+    stones: [Bitboard; 2],
+    /// Stones of each colour whose group has at least two liberties.
+    safe: [Bitboard; 2],
+    /// Sole liberties of each colour's groups that have exactly one. May also hold points that
+    /// have since been filled (a one-liberty group changes only by a stone on that liberty),
+    /// which is harmless as legal sets are masked by the empty points.
+    atari: [Bitboard; 2],
+    to_move: Color,
+    moves_played: u16,
+    hash: u64,
+    /// Group id (the index of one of its stones) of each occupied point.
+    group_of: [u8; INDEX_COUNT],
+    /// Groups by id; only the entries named by `group_of` are current.
+    groups: [Group; INDEX_COUNT],
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when they have the same stones and side to move.
+    fn eq(&self, other: &Position) -> bool {
+        self.stones == other.stones && self.to_move == other.to_move
+    }
+}
+
+impl Eq for Position {}
+
+impl Position {
+    /// The empty board, black to move.
+    pub fn new() -> Position {
+        Position {
+            stones: [Bitboard::EMPTY; 2],
+            safe: [Bitboard::EMPTY; 2],
+            atari: [Bitboard::EMPTY; 2],
+            to_move: Color::Black,
+            moves_played: 0,
+            hash: 0,
+            group_of: [0; INDEX_COUNT],
+            groups: [Group::default(); INDEX_COUNT],
+        }
+    }
+
+    /// Plays `moves` in order from the empty board, alternating colours from black, checking
+    /// each; the first illegal one is reported by its index.
+    pub fn from_moves<I: IntoIterator<Item = Point>>(moves: I) -> Result<Position, HistoryError> {
+        let mut position = Position::new();
+        for (index, p) in moves.into_iter().enumerate() {
+            position.play(p).map_err(|error| HistoryError { index, error })?;
+        }
+        Ok(position)
+    }
+
+    /// A position from stones placed directly (for example an SGF setup), with `to_move` to
+    /// play. Valid when no point holds both colours and every group has a liberty. The move
+    /// count is the number of stones.
+    pub fn from_stones(black: Bitboard, white: Bitboard, to_move: Color) -> Result<Position, SetupError> {
+        if let Some(p) = (black & white).first() {
+            return Err(SetupError::Overlap(p));
+        }
+        let mut position = Position::new();
+        position.stones = [black & Bitboard::FULL, white & Bitboard::FULL];
+        position.to_move = to_move;
+        position.moves_played = (black | white).count() as u16;
+        let empty = position.empty();
+        for colour in [Color::Black, Color::White] {
+            let mut unvisited = position.stones[colour.index()];
+            while let Some(seed) = unvisited.first() {
+                let own = position.stones[colour.index()];
+                let mut group = Bitboard::from(seed);
+                loop {
+                    let grown = (group | group.neighbors()) & own;
+                    if grown == group {
+                        break;
+                    }
+                    group = grown;
+                }
+                unvisited -= group;
+                let liberties = group.neighbors() & empty;
+                if liberties.is_empty() {
+                    return Err(SetupError::NoLiberty(seed));
+                }
+                position.set_group(colour, seed.index(), group, liberties);
+                for p in group {
+                    position.group_of[p.index()] = seed.index() as u8;
+                    position.hash ^= ZOBRIST.stones[colour.index()][p.index()];
+                }
+            }
+        }
+        if to_move == Color::White {
+            position.hash ^= ZOBRIST.white_to_move;
+        }
+        Ok(position)
+    }
+
+    /// The colour to play.
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// Stones played so far.
+    #[inline]
+    pub fn moves_played(&self) -> usize {
+        self.moves_played as usize
+    }
+
+    /// The stones of `colour`.
+    #[inline]
+    pub fn stones(&self, colour: Color) -> Bitboard {
+        self.stones[colour.index()]
+    }
+
+    /// The empty points.
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        !(self.stones[0] | self.stones[1])
+    }
+
+    /// The colour of the stone on `p`, if any.
+    pub fn stone_at(&self, p: Point) -> Option<Color> {
+        if self.stones[0].has(p) {
+            Some(Color::Black)
+        } else if self.stones[1].has(p) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// Zobrist hash of the stones and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The points where `colour` may legally play now (whoever is to move).
+    #[inline]
+    pub fn legal(&self, colour: Color) -> Bitboard {
+        let empty = self.empty();
+        self.legal_with_empty_neighbors(colour, empty, empty.neighbors())
+    }
+
+    /// Both colours' legal sets, `[black, white]`, sharing the work on the empty points.
+    #[inline]
+    pub fn legal_both(&self) -> [Bitboard; 2] {
+        let empty = self.empty();
+        let near_empty = empty.neighbors();
+        [
+            self.legal_with_empty_neighbors(Color::Black, empty, near_empty),
+            self.legal_with_empty_neighbors(Color::White, empty, near_empty),
+        ]
+    }
+
+    #[inline]
+    fn legal_with_empty_neighbors(&self, colour: Color, empty: Bitboard, near_empty: Bitboard) -> Bitboard {
+        let c = colour.index();
+        (empty & (near_empty | self.safe[c].neighbors())) - self.atari[1 - c]
+    }
+
+    /// The legal moves of the side to move.
+    #[inline]
+    pub fn legal_moves(&self) -> Bitboard {
+        self.legal(self.to_move)
+    }
+
+    /// The side to move has no legal move: the game is over and the other side has won.
+    #[inline]
+    pub fn is_terminal(&self) -> bool {
+        self.legal_moves().is_empty()
+    }
+
+    /// The winner, once the position is terminal.
+    pub fn winner(&self) -> Option<Color> {
+        self.is_terminal().then(|| !self.to_move)
+    }
+
+    /// Why the side to move may not play `p`, or `Ok` when it may.
+    pub fn check(&self, p: Point) -> Result<(), PlayError> {
+        let c = self.to_move.index();
+        let bit = Bitboard::from(p);
+        if !(bit & (self.stones[0] | self.stones[1])).is_empty() {
+            return Err(PlayError::Occupied);
+        }
+        if self.atari[1 - c].has(p) {
+            return Err(PlayError::Capture);
+        }
+        if (bit & (self.empty().neighbors() | self.safe[c].neighbors())).is_empty() {
+            return Err(PlayError::Suicide);
+        }
+        Ok(())
+    }
+
+    /// Plays `p` for the side to move. An illegal move is refused with its reason and leaves
+    /// the position unchanged.
+    pub fn play(&mut self, p: Point) -> Result<(), PlayError> {
+        self.check(p)?;
+        self.play_unchecked(p);
+        Ok(())
+    }
+
+    /// Plays a move given in Botzone coordinates, checking it like [`Position::play`].
+    pub fn play_xy(&mut self, x: i64, y: i64) -> Result<Point, PlayError> {
+        let p = Point::from_botzone(x, y).ok_or(PlayError::OffBoard)?;
+        self.play(p).map(|()| p)
+    }
+
+    /// Plays `p`, which must be in [`Position::legal_moves`]; the search's fast path. An
+    /// illegal `p` leaves the bookkeeping inconsistent (checked in debug builds).
+    #[inline]
+    pub fn play_unchecked(&mut self, p: Point) {
+        debug_assert_eq!(self.check(p), Ok(()), "play_unchecked({p}) is illegal");
+        let c = self.to_move.index();
+        let o = 1 - c;
+        let bit = Bitboard::from(p);
+        self.stones[c] |= bit;
+        self.hash ^= ZOBRIST.stones[c][p.index()] ^ ZOBRIST.white_to_move;
+        let empty = self.empty();
+        let adjacent = bit.neighbors();
+
+        // Take the liberty from adjacent opponent groups; a group left with one is in atari.
+        for q in adjacent & self.stones[o] {
+            let id = self.group_of[q.index()] as usize;
+            let group = &mut self.groups[id];
+            if group.liberties.has(p) {
+                group.liberties -= bit;
+                if group.liberties.count() == 1 {
+                    self.safe[o] -= group.stones;
+                    self.atari[o] |= group.liberties;
+                }
+            }
+        }
+
+        // Merge the new stone with adjacent own groups, keeping the largest group's id so
+        // fewer stones are relabelled.
+        let mut stones = bit;
+        let mut liberties = adjacent & empty;
+        let mut root = p.index();
+        let mut root_size = 0;
+        for q in adjacent & self.stones[c] {
+            let id = self.group_of[q.index()] as usize;
+            let group = self.groups[id];
+            if !(group.stones & stones).is_empty() {
+                continue;
+            }
+            stones |= group.stones;
+            liberties |= group.liberties;
+            let size = group.stones.count();
+            if size > root_size {
+                root = id;
+                root_size = size;
+            }
+        }
+        liberties -= bit;
+        let relabel = if root == p.index() { bit | stones } else { stones - self.groups[root].stones };
+        for s in relabel {
+            self.group_of[s.index()] = root as u8;
+        }
+        self.set_group(self.to_move, root, stones, liberties);
+
+        self.to_move = !self.to_move;
+        self.moves_played += 1;
+    }
+
+    /// Stores a group and its place in the colour's safe and atari summaries.
+    #[inline]
+    fn set_group(&mut self, colour: Color, id: usize, stones: Bitboard, liberties: Bitboard) {
+        let c = colour.index();
+        self.groups[id] = Group { stones, liberties };
+        if liberties.count() >= 2 {
+            self.safe[c] |= stones;
+        } else {
+            self.safe[c] -= stones;
+            self.atari[c] |= liberties;
+        }
+    }
+
+    /// The stones of the group on `p` and its liberties, if `p` holds a stone.
+    pub fn group_at(&self, p: Point) -> Option<(Bitboard, Bitboard)> {
+        self.stone_at(p).map(|_| {
+            let group = self.groups[self.group_of[p.index()] as usize];
+            (group.stones, group.liberties)
+        })
+    }
+}
+
+impl fmt::Display for Position {
+    /// A diagram with GTP coordinates: `X` black, `O` white, `.` empty.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(f, "   A B C D E F G H J")?;
+        for y in 0..9u8 {
+            write!(f, "{} ", 9 - y)?;
+            for x in 0..9u8 {
+                let p = Point::from_xy(x, y).expect("on board");
+                let c = match self.stone_at(p) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f, " {}", 9 - y)?;
+        }
+        writeln!(f, "   A B C D E F G H J")?;
+        write!(f, "{} to move, {} stones played", self.to_move, self.moves_played)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard;
+
+    fn pt(x: u8, y: u8) -> Point {
+        Point::from_xy(x, y).unwrap()
+    }
+
+    fn game(moves: &[(u8, u8)]) -> Position {
+        Position::from_moves(moves.iter().map(|&(x, y)| pt(x, y))).unwrap()
+    }
+
+    #[test]
+    fn empty_board_everything_is_legal() {
+        let p = Position::new();
+        assert_eq!(p.legal(Color::Black), Bitboard::FULL);
+        assert_eq!(p.legal(Color::White), Bitboard::FULL);
+        assert_eq!(p.to_move(), Color::Black);
+        assert!(!p.is_terminal());
+    }
+
+    #[test]
+    fn occupied_is_refused_and_position_unchanged() {
+        let mut p = game(&[(4, 4)]);
+        let before = p.clone();
+        assert_eq!(p.play(pt(4, 4)), Err(PlayError::Occupied));
+        assert_eq!(p, before);
+        assert_eq!(p.hash(), before.hash());
+    }
+
+    #[test]
+    fn off_board_is_refused() {
+        let mut p = Position::new();
+        assert_eq!(p.play_xy(-1, -1), Err(PlayError::OffBoard));
+        assert_eq!(p.play_xy(9, 0), Err(PlayError::OffBoard));
+        assert_eq!(p.moves_played(), 0);
+    }
+
+    #[test]
+    fn corner_capture_is_refused() {
+        // Black at A9 (0,0); white at B9 (1,0); black elsewhere; white at A8 would capture.
+        let mut p = game(&[(0, 0), (1, 0), (8, 8)]);
+        assert_eq!(p.play(pt(0, 1)), Err(PlayError::Capture));
+        assert!(!p.legal(Color::White).has(pt(0, 1)));
+        assert!(p.legal(Color::Black).has(pt(0, 1)), "black may extend its own group");
+    }
+
+    #[test]
+    fn suicide_into_an_eye_is_refused() {
+        // Black surrounds the corner point A9 with B9 and A8; white may not play A9.
+        let mut p = game(&[(1, 0), (8, 8), (0, 1)]);
+        assert_eq!(p.play(pt(0, 0)), Err(PlayError::Suicide));
+        assert!(p.legal(Color::Black).has(pt(0, 0)), "black may fill its own eye: B9-A8 keep liberties");
+    }
+
+    #[test]
+    fn filling_own_last_liberty_is_suicide() {
+        // Black A9 is hemmed in by white B9; white B8 and A7 close A8, black's last liberty.
+        let mut p = game(&[(0, 0), (1, 0), (8, 8), (1, 1), (8, 7), (0, 2)]);
+        assert_eq!(p.to_move(), Color::Black);
+        assert_eq!(p.play(pt(0, 1)), Err(PlayError::Suicide));
+    }
+
+    #[test]
+    fn capture_takes_priority_over_suicide() {
+        // White at A9 with black at B9: A8 is white's only liberty. Surround A8 so that a black
+        // stone there would also have no liberty: white A7 and B8.
+        let mut p = game(&[(1, 0), (0, 0), (8, 8), (0, 2), (8, 7), (1, 1)]);
+        assert_eq!(p.to_move(), Color::Black);
+        assert_eq!(p.play(pt(0, 1)), Err(PlayError::Capture));
+    }
+
+    #[test]
+    fn legal_sets_of_a_small_position() {
+        let p = game(&[(1, 0), (8, 8), (0, 1)]);
+        assert_eq!(
+            p.legal(Color::White),
+            !(p.stones(Color::Black) | p.stones(Color::White))
+                - bitboard! {
+                    X . . . . . . . .
+                    . . . . . . . . .
+                    . . . . . . . . .
+                    . . . . . . . . .
+                    . . . . . . . . .
+                    . . . . . . . . .
+                    . . . . . . . . .
+                    . . . . . . . . .
+                    . . . . . . . . .
+                }
+        );
+    }
+
+    #[test]
+    fn history_error_names_the_first_bad_move() {
+        let moves = [pt(4, 4), pt(4, 5), pt(4, 4), pt(0, 0)];
+        assert_eq!(
+            Position::from_moves(moves).unwrap_err(),
+            HistoryError { index: 2, error: PlayError::Occupied }
+        );
+    }
+
+    #[test]
+    fn hash_depends_on_stones_and_side_not_order() {
+        let a = game(&[(0, 0), (4, 4), (2, 2)]);
+        let b = game(&[(2, 2), (4, 4), (0, 0)]);
+        assert_eq!(a.hash(), b.hash());
+        assert_eq!(a, b);
+        let c = game(&[(0, 0), (4, 4)]);
+        assert_ne!(a.hash(), c.hash());
+        let rebuilt =
+            Position::from_stones(a.stones(Color::Black), a.stones(Color::White), a.to_move()).unwrap();
+        assert_eq!(rebuilt.hash(), a.hash());
+    }
+
+    #[test]
+    fn from_stones_validates() {
+        let corner = Bitboard::from(pt(0, 0));
+        let walls = Bitboard::from(pt(1, 0)) | Bitboard::from(pt(0, 1));
+        assert_eq!(
+            Position::from_stones(corner, walls, Color::Black).unwrap_err(),
+            SetupError::NoLiberty(pt(0, 0))
+        );
+        assert_eq!(
+            Position::from_stones(corner, corner, Color::Black).unwrap_err(),
+            SetupError::Overlap(pt(0, 0))
+        );
+        let p = Position::from_stones(walls, Bitboard::EMPTY, Color::White).unwrap();
+        assert!(!p.legal(Color::White).has(pt(0, 0)));
+    }
+
+    /// A position where black (to move) has no legal move: every empty point is either an eye
+    /// of white's or the last liberty of a white group.
+    #[test]
+    fn terminal_when_side_to_move_has_no_move() {
+        let white = bitboard! {
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+        };
+        let p = Position::from_stones(Bitboard::EMPTY, white, Color::Black).unwrap();
+        assert!(p.legal(Color::Black).is_empty());
+        assert!(p.is_terminal());
+        assert_eq!(p.winner(), Some(Color::White));
+        // White filling an empty point joins stones that keep other liberties.
+        assert_eq!(p.legal(Color::White), p.empty());
+        let white_to_move = Position::from_stones(Bitboard::EMPTY, white, Color::White).unwrap();
+        assert!(!white_to_move.is_terminal());
+    }
+
+    /// One empty point, the last liberty of a black and of a white group: neither may play.
+    #[test]
+    fn neither_side_has_a_move() {
+        let white = Bitboard::from(pt(1, 0));
+        let black = Bitboard::FULL - white - Bitboard::from(pt(0, 0));
+        for to_move in [Color::Black, Color::White] {
+            let p = Position::from_stones(black, white, to_move).unwrap();
+            assert!(p.legal(Color::Black).is_empty() && p.legal(Color::White).is_empty());
+            assert!(p.is_terminal());
+            assert_eq!(p.winner(), Some(!to_move));
+        }
+        let mut p = Position::from_stones(black, white, Color::Black).unwrap();
+        assert_eq!(p.play(pt(0, 0)), Err(PlayError::Capture));
+    }
+}
