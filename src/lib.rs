@@ -13,6 +13,7 @@ pub mod mcts;
 pub mod params;
 pub mod point;
 pub mod position;
+pub mod sgf;
 pub mod time;
 
 pub use bitboard::Bitboard;
