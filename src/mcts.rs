@@ -305,14 +305,16 @@ impl Mcts {
             self.nodes[index].children = node.children;
         }
         let explore = self.params.exploration * (node.visits as f32).ln().sqrt();
-        let mut best = None;
+        let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
-        for child in node.child_range() {
-            let c = &self.nodes[child];
-            let score = if c.proof == LOSS { -1.0 } else { c.mean + explore * c.inv_sqrt_visits };
+        for (i, c) in self.nodes[node.child_range()].iter().enumerate() {
+            let mut score = c.mean + explore * c.inv_sqrt_visits;
+            if c.proof == LOSS {
+                score = -1.0;
+            }
             if score > best_score {
                 best_score = score;
-                best = Some(child);
+                best = i;
             }
         }
         if node.tried < node.children && best_score < self.params.first_play_urgency {
@@ -320,7 +322,7 @@ impl Mcts {
                 return Some(child);
             }
         }
-        best
+        (node.tried > 0).then_some(node.first_child as usize + best)
     }
 
     /// Creates the next untried child of a node, growing its block when full; `None` when
