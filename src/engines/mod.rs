@@ -33,6 +33,16 @@ mod tests {
     }
 
     #[test]
+    fn every_engine_is_selected_by_its_name() {
+        for &kind in EngineKind::value_variants() {
+            assert_eq!(EngineKind::from_str(kind.name(), false), Ok(kind));
+            assert_eq!(create(kind, 0).name(), kind.name());
+        }
+        assert_eq!(EngineKind::from_str("alphabeta", false), Ok(EngineKind::AlphaBeta));
+        assert_eq!(EngineKind::from_str("seed", false), Ok(EngineKind::Seed));
+    }
+
+    #[test]
     fn every_engine_answers_by_a_deadline() {
         let position = Position::from_moves([crate::Point::from_xy(4, 4).unwrap()]).unwrap();
         let limit = Duration::from_millis(100);

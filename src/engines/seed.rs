@@ -190,7 +190,7 @@ impl SeedEngine {
 
 /// A rough win probability from a mean mobility, for display only: the seed has none.
 fn win_rate(mean: f64) -> f64 {
-    1.0 / (1.0 + (-0.4 * mean).exp())
+    1.0 / (1.0 + (-crate::params::EVAL_SLOPE.default * mean).exp())
 }
 
 impl Engine for SeedEngine {
@@ -207,7 +207,7 @@ impl Engine for SeedEngine {
         let mut iterations = 0;
         while iterations < max && self.iterate(position, &mut path) {
             iterations += 1;
-            if iterations % CLOCK_INTERVAL == 0 && budget.expired() {
+            if iterations.is_multiple_of(CLOCK_INTERVAL) && budget.expired() {
                 break;
             }
         }
