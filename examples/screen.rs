@@ -1,11 +1,20 @@
 //! Quick in-process screening of search parameters: `cargo run --release --example screen --
-//! PAIRS NODES key=value,... [key=value,...]` plays candidate (first list) against baseline
-//! (second list) from random two-move openings, each opening twice with colours swapped.
-//! Keys: exploration, eval_slope. Decisions that go in are confirmed with `nogo arena`.
-use nogo::engine::{Budget, Engine};
+//! PAIRS NODES CANDIDATE BASELINE` plays the candidate against the baseline from random
+//! two-move openings, each opening twice with colours swapped, at a fixed number of nodes per
+//! move. An engine is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters
+//! (exploration, eval_slope, fpu). Decisions that go in are confirmed with `nogo arena`.
+use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
 use nogo::params::Params;
 use nogo::Position;
+
+fn engine(spec: &str, seed: u64) -> Box<dyn Engine> {
+    match spec {
+        "seed" => create(EngineKind::Seed, seed),
+        "alphabeta" => create(EngineKind::AlphaBeta, seed),
+        _ => Box::new(Mcts::new(params(spec), seed)),
+    }
+}
 
 fn params(spec: &str) -> Params {
     let mut p = Params { memory_bytes: 64 << 20, ..Params::default() };
@@ -26,7 +35,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let pairs: u64 = args[1].parse().unwrap();
     let nodes: u64 = args[2].parse().unwrap();
-    let (a, b) = (params(&args[3]), params(args.get(4).map_or("", |s| s)));
+    let (a, b) = (args[3].as_str(), args.get(4).map_or("", |s| s.as_str()));
     let wins: u64 = std::thread::scope(|s| {
         let handles: Vec<_> = (0..2u64)
             .map(|t| {
@@ -41,12 +50,11 @@ fn main() {
                         }
                         for candidate_black in [true, false] {
                             let mut pos = opening.clone();
-                            let mut black = Mcts::new(if candidate_black { a } else { b }, pair);
-                            let mut white = Mcts::new(if candidate_black { b } else { a }, pair);
+                            let mut black = engine(if candidate_black { a } else { b }, pair);
+                            let mut white = engine(if candidate_black { b } else { a }, pair);
                             while !pos.is_terminal() {
-                                let engine: &mut dyn Engine =
-                                    if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };
-                                let r = engine.think(&pos, &Budget::nodes(nodes));
+                                let side = if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };
+                                let r = side.think(&pos, &Budget::nodes(nodes));
                                 pos.play(r.best).unwrap();
                             }
                             let black_won = pos.winner() == Some(nogo::Color::Black);

@@ -77,9 +77,12 @@ impl Node {
 /// The seed's value of a position for the side that just moved: [`WIN`] when the side to move
 /// has no legal move, else the mobility.
 pub fn leaf_value(position: &Position) -> i64 {
-    match eval::mobility(position) {
-        (_, true) => WIN,
-        (score, false) => score as i64,
+    let to_move = position.to_move().index();
+    let legal = position.legal_both();
+    if legal[to_move].is_empty() {
+        WIN
+    } else {
+        eval::mobility(legal[1 - to_move], legal[to_move]) as i64
     }
 }
 
