@@ -94,7 +94,7 @@ pub fn play<R: BufRead, W: Write>(
     }
     writeln!(
         session.out,
-        "NoGo 9x9: you play {}, nogo plays {} ({}).\n\
+        "NoGo 9x9: you are {}, nogo is {} ({}).\n\
          Rules: no captures and no suicide; whoever cannot move loses. Type help for the commands.",
         session.person,
         !session.person,
