@@ -35,10 +35,14 @@ pub struct EngineArgs {
     pub engine: EngineKind,
 }
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a positive number of seconds")),
+/// The longest think for one move: a day, so any time given stays a valid instant.
+pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
+/// A thinking time per move: a positive number of seconds, at most a day.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= MAX_MOVE_SECONDS => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds between 0 and {MAX_MOVE_SECONDS} (a day)")),
     }
 }
 
@@ -143,8 +147,9 @@ pub fn format_reply(id: Option<u64>, result: &Result<String, String>) -> String 
     };
     let id = id.map(|id| id.to_string()).unwrap_or_default();
     let text = text.trim_end();
-    if text.is_empty() {
-        format!("{mark}{id}\n\n")
+    if text.is_empty() || text.starts_with('\n') {
+        // A reply that starts on its own line (a diagram) needs no separating space.
+        format!("{mark}{id}{text}\n\n")
     } else {
         format!("{mark}{id} {text}\n\n")
     }
@@ -223,7 +228,7 @@ impl Clock {
                 None => share,
             }
         };
-        Some(Duration::from_secs_f64(seconds.max(0.0)))
+        Some(Duration::from_secs_f64(seconds.clamp(0.0, MAX_MOVE_SECONDS)))
     }
 
     /// Counts `used` against `colour`'s clock, so the allotment stays sound when the
@@ -529,6 +534,7 @@ mod tests {
         assert_eq!(format_reply(Some(3), &Ok("2".into())), "=3 2\n\n");
         assert_eq!(format_reply(None, &Ok(String::new())), "=\n\n");
         assert_eq!(format_reply(Some(4), &Err("cannot undo".into())), "?4 cannot undo\n\n");
+        assert_eq!(format_reply(Some(5), &Ok("\n X\n O".into())), "=5\n X\n O\n\n");
     }
 
     fn settings(main: f64, byo_time: f64, byo_stones: u32) -> Clock {
@@ -557,6 +563,9 @@ mod tests {
         // time_left overrides.
         clock.left[Color::White.index()] = Some(Remaining { seconds: 8.0, stones: 4 });
         assert_eq!(clock.allot(Color::White, 40).unwrap(), Duration::from_secs(2));
+        // However much time a controller gives, a move's think is a valid duration.
+        let huge = settings(1e300, 0.0, 0).allot(Color::Black, 81).unwrap();
+        assert_eq!(huge, Duration::from_secs_f64(MAX_MOVE_SECONDS));
     }
 
     #[test]

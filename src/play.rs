@@ -6,7 +6,7 @@
 
 use crate::engine::Engine;
 use crate::game::Game;
-use crate::gtp::EngineArgs;
+use crate::gtp::{parse_seconds, EngineArgs};
 use crate::point::{Color, Point};
 use crate::sgf::GameRecord;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -162,9 +162,9 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             if answer.is_empty() {
                 break;
             }
-            match answer.parse::<f64>() {
-                Ok(seconds) if seconds.is_finite() && seconds > 0.0 => self.args.time = Some(seconds),
-                _ => writeln!(self.out, "Please give a positive number of seconds, e.g. 0.5 or 3.")?,
+            match parse_seconds(&answer) {
+                Ok(seconds) => self.args.time = Some(seconds),
+                Err(e) => writeln!(self.out, "{e}; for example 0.5 or 3.")?,
             }
         }
         Ok(true)
@@ -356,5 +356,46 @@ mod tests {
         assert!(matches!(parse_move("A10"), Some(Err(_))));
         assert_eq!(parse_move("hello"), None);
         assert_eq!(parse_move("a b"), None);
+    }
+
+    #[test]
+    fn at_a_terminal_colour_and_time_are_asked() {
+        let args = PlayArgs {
+            colour: None,
+            engine: EngineArgs { time: None, nodes: None, seed: 0, engine: crate::engine::EngineKind::Mcts },
+        };
+        let mut input: &[u8] = b"purple\nw\nsoon\n1e300\n0.02\nquit\n";
+        let mut out = Vec::new();
+        play(args, &mut input, &mut out, true).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("Please answer black or white"), "{out}");
+        assert_eq!(out.matches("is not a number of seconds").count(), 2, "{out}");
+        assert!(out.contains("you are white, nogo is black (mcts, 0.02 s per move)"), "{out}");
+        assert!(out.contains("nogo plays "), "the bot opens for black: {out}");
+        assert!(!out.contains("purple\n"), "a terminal shows what is typed: no echo");
+        assert!(out.ends_with("Bye.\n"));
+    }
+
+    #[test]
+    fn at_a_terminal_enter_takes_the_defaults_and_end_of_input_stops() {
+        let args = PlayArgs {
+            colour: None,
+            engine: EngineArgs {
+                time: None,
+                nodes: Some(10),
+                seed: 0,
+                engine: crate::engine::EngineKind::Random,
+            },
+        };
+        let mut input: &[u8] = b"\n";
+        let mut out = Vec::new();
+        play(args.clone(), &mut input, &mut out, true).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("you are black, nogo is white (random, 10 iterations per move)"), "{out}");
+        assert!(!out.contains("thinking time"), "--nodes settles the budget: {out}");
+        let mut nothing: &[u8] = b"";
+        let mut out = Vec::new();
+        play(args, &mut nothing, &mut out, true).unwrap();
+        assert!(!String::from_utf8(out).unwrap().contains("NoGo 9x9"), "no input, no game");
     }
 }

@@ -53,7 +53,7 @@ fn replies(output: &str) -> Vec<Reply> {
             let digits = rest.chars().take_while(char::is_ascii_digit).count();
             let id = (digits > 0).then(|| rest[..digits].parse().unwrap());
             let text = &rest[digits..];
-            assert!(text.is_empty() || text.starts_with(' '), "id and text are separated: {block:?}");
+            assert!(text.is_empty() || text.starts_with([' ', '\n']), "id and text are separated: {block:?}");
             let text = text.strip_prefix(' ').unwrap_or(text).to_string();
             Reply { id, result: if ok { Ok(text) } else { Err(text) } }
         })
