@@ -12,6 +12,7 @@ use crate::game::Game;
 use crate::mcts::Mcts;
 use crate::params::Params;
 use crate::point::{Color, Point};
+use crate::sgf::GameRecord;
 use crate::time;
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
@@ -98,6 +99,7 @@ pub const COMMANDS: &[&str] = &[
     "time_settings",
     "time_left",
     "final_score",
+    "loadsgf",
     "legal_moves",
     "gogui-rules_game_id",
     "gogui-rules_board_size",
@@ -337,6 +339,12 @@ impl Gtp {
                 Some(result) => Ok(if result.winner == Color::Black { "B+" } else { "W+" }.into()),
                 None => Err("cannot score: the game is not over".into()),
             },
+            ("loadsgf", [file]) => self.load_sgf(file, None),
+            ("loadsgf", [file, number]) => {
+                let number = number.parse().map_err(|_| syntax("loadsgf FILE [MOVE_NUMBER]"))?;
+                self.load_sgf(file, Some(number))
+            }
+            ("loadsgf", _) => Err(syntax("loadsgf FILE [MOVE_NUMBER]")),
             ("legal_moves", [colour]) => Ok(points(position.legal(colour_arg(colour)?).iter())),
             ("legal_moves", _) => Err(syntax("legal_moves COLOR")),
             ("gogui-rules_game_id", _) => Ok("NoGo".into()),
@@ -359,6 +367,18 @@ impl Gtp {
         self.game = Game::new();
         self.engine.new_game();
         self.clock.restart();
+    }
+
+    /// `loadsgf`: the game of an SGF file, up to the position before move `number` (1-based).
+    fn load_sgf(&mut self, file: &str, number: Option<usize>) -> Result<String, String> {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot load file: {e}"))?;
+        let record = GameRecord::from_sgf(&text).map_err(|e| format!("cannot load file: {e}"))?;
+        let keep = number.map_or(record.moves.len(), |n| n.saturating_sub(1).min(record.moves.len()));
+        let game =
+            Game::from_moves(record.moves[..keep].to_vec()).map_err(|e| format!("cannot load file: {e}"))?;
+        self.new_game();
+        self.game = game;
+        Ok(String::new())
     }
 
     fn play(&mut self, colour: Color, vertex: &str) -> Result<String, String> {

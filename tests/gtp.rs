@@ -68,6 +68,8 @@ fn points(text: &str) -> BTreeSet<Point> {
 enum Expect {
     Ok(&'static str),
     Err(String),
+    /// An error reply starting with this text (the rest is the system's message).
+    ErrStartingWith(&'static str),
     /// Checked by the test after the session.
     Later,
 }
@@ -76,6 +78,16 @@ enum Expect {
 fn scripted_session_every_reply() {
     let capture = PlayError::Capture.to_string();
     let suicide = PlayError::Suicide.to_string();
+    let dir = std::env::temp_dir();
+    let sgf = dir.join(format!("nogo-gtp-test-{}.sgf", std::process::id()));
+    std::fs::write(&sgf, "(;GM[1]SZ[9];B[ee];W[cc];B[gg])").unwrap();
+    let bad_sgf = dir.join(format!("nogo-gtp-test-{}-bad.sgf", std::process::id()));
+    std::fs::write(&bad_sgf, "(;SZ[9];B[ee];W[ee])").unwrap();
+    let missing = dir.join(format!("nogo-gtp-test-{}-missing.sgf", std::process::id()));
+    let load_two = format!("loadsgf {} 3", sgf.display());
+    let load_all = format!("loadsgf {}", sgf.display());
+    let load_bad = format!("loadsgf {}", bad_sgf.display());
+    let load_missing = format!("loadsgf {}", missing.display());
     let script: Vec<(&str, Expect)> = vec![
         ("protocol_version", Expect::Ok("2")),
         ("name", Expect::Ok("nogo")),
@@ -157,6 +169,18 @@ fn scripted_session_every_reply() {
         ("undo", Expect::Ok("")),
         ("undo", Expect::Ok("")),
         ("undo", Expect::Err("cannot undo".into())),
+        // loadsgf FILE N: the position before move N.
+        (&load_two, Expect::Ok("")),
+        ("gogui-rules_side_to_move", Expect::Ok("black")),
+        ("undo", Expect::Ok("")),
+        ("undo", Expect::Ok("")),
+        ("undo", Expect::Err("cannot undo".into())),
+        (&load_all, Expect::Ok("")),
+        ("gogui-rules_side_to_move", Expect::Ok("white")),
+        (&load_bad, Expect::Err(format!("cannot load file: move 1 is illegal: {}", PlayError::Occupied))),
+        (&load_missing, Expect::ErrStartingWith("cannot load file: ")),
+        ("loadsgf", Expect::Err("syntax error: usage loadsgf FILE [MOVE_NUMBER]".into())),
+        ("gogui-rules_side_to_move", Expect::Ok("white")),
         ("frobnicate", Expect::Err("unknown command".into())),
     ];
     let mut text = String::new();
@@ -178,6 +202,13 @@ fn scripted_session_every_reply() {
         match expect {
             Expect::Ok(text) => assert_eq!(reply.result, Ok(text.to_string()), "{command}"),
             Expect::Err(text) => assert_eq!(reply.result, Err(text.clone()), "{command}"),
+            Expect::ErrStartingWith(text) => {
+                assert!(
+                    reply.result.as_ref().is_err_and(|e| e.starts_with(text)),
+                    "{command}: {:?}",
+                    reply.result
+                )
+            }
             Expect::Later => {
                 assert!(reply.result.is_ok(), "{command}: {:?}", reply.result);
             }
@@ -188,6 +219,9 @@ fn scripted_session_every_reply() {
         }
     }
     assert_eq!(replies.next().unwrap(), Reply { id: Some(9999), result: Ok(String::new()) });
+    for file in [sgf, bad_sgf] {
+        let _ = std::fs::remove_file(file);
+    }
 
     let listed: BTreeSet<&str> = by_id["list_commands"].lines().collect();
     for required in [
