@@ -374,6 +374,18 @@ impl Mcts {
             .map_or(0, |child| child.visits)
     }
 
+    /// The root's searched children after a search: each move with its visits and mean value
+    /// for the side to move at the root. For analysis displays; meaningful only after a
+    /// [`Engine::think`] that searched (a decisive move is answered without a search).
+    pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
+        let root = self.nodes.first().copied().unwrap_or_default();
+        root.child_range()
+            .take(root.tried as usize)
+            .map(|c| self.nodes[c])
+            .map(|n| (n.point(), n.visits, n.mean))
+            .collect()
+    }
+
     fn principal_variation(&self) -> Vec<Point> {
         let mut pv = Vec::new();
         let mut index = 0;
