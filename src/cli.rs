@@ -18,6 +18,8 @@ pub enum Command {
         #[arg(long, default_value_t = crate::bench::DEFAULT_NODES)]
         nodes: u64,
     },
+    /// Play a match between two players, judged as on Botzone; print the score and statistics.
+    Arena(Box<crate::arena::ArenaArgs>),
 }
 
 /// Parses the arguments and runs; the exit code.
@@ -28,6 +30,7 @@ pub fn run() -> i32 {
             crate::bench::run(nodes);
             0
         }
+        Some(Command::Arena(args)) => crate::arena::run(*args),
         None => {
             let _ = EngineKind::Mcts;
             eprintln!("nogo: the bot is not wired yet");
