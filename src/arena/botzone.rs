@@ -111,7 +111,10 @@ impl BotzonePlayer {
 
 impl Player for BotzonePlayer {
     fn turn(&mut self, _position: &Position, moves: &[Point], limit: Duration) -> Turn {
-        let (start, process) = match self.kept.take() {
+        // A bot that printed the marker is stopped at once, but one that exited before the stop
+        // landed is restarted, as Botzone (whose stop can come late) would.
+        let kept = self.kept.take().and_then(|mut process| process.is_alive().then_some(process));
+        let (start, process) = match kept {
             Some(mut process) => {
                 process.resume();
                 let start = Instant::now();

@@ -217,7 +217,7 @@ impl Match {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
-                progress.update(&self.progress_line(&tally, total));
+                progress.update(tally.games(), total, &self.progress_line(&tally, total));
             }
         });
         progress.finish();
@@ -296,20 +296,26 @@ impl Match {
     }
 }
 
-/// The progress line on stderr: rewritten in place on a terminal, one line per game otherwise.
+/// The progress line on stderr: a bar rewritten in place on a terminal, one line per game
+/// otherwise (logs).
 struct Progress {
     enabled: bool,
     terminal: bool,
 }
 
+/// Width of the progress bar in characters.
+const BAR_WIDTH: u64 = 20;
+
 impl Progress {
-    fn update(&self, line: &str) {
+    fn update(&self, done: u64, total: u64, line: &str) {
         if !self.enabled {
             return;
         }
         let mut stderr = std::io::stderr().lock();
         if self.terminal {
-            let _ = write!(stderr, "\r\x1b[K{line}");
+            let filled = (BAR_WIDTH * done / total.max(1)).min(BAR_WIDTH) as usize;
+            let bar = format!("{}{}", "#".repeat(filled), "-".repeat(BAR_WIDTH as usize - filled));
+            let _ = write!(stderr, "\r\x1b[K{bar} {line}");
         } else {
             let _ = writeln!(stderr, "{line}");
         }

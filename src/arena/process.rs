@@ -118,6 +118,11 @@ impl BotProcess {
         }
     }
 
+    /// Whether the process is still running (stopped counts as running).
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// The last non-empty line the process wrote to stderr, shortened, if any.
     pub fn last_stderr_line(&self) -> Option<String> {
         // Give the stderr thread a moment to collect what a dying process wrote last.
@@ -169,6 +174,7 @@ mod tests {
         assert_eq!(bot.read_line(deadline), ReadResult::Line("x y z".into()));
         assert_eq!(bot.read_line(deadline), ReadResult::Closed);
         assert_eq!(describe_exit(bot.exit_status(Duration::from_secs(10))), "exited with status 0");
+        assert!(!bot.is_alive());
     }
 
     #[test]
@@ -176,6 +182,7 @@ mod tests {
         let mut bot = BotProcess::spawn("read a; echo $a").unwrap();
         assert_eq!(bot.read_line(Instant::now() + Duration::from_millis(50)), ReadResult::TimedOut);
         bot.pause();
+        assert!(bot.is_alive(), "a stopped process is alive");
         bot.write("late\n").unwrap();
         assert_eq!(bot.read_line(Instant::now() + Duration::from_millis(200)), ReadResult::TimedOut);
         bot.resume();

@@ -181,22 +181,17 @@ impl Tally {
         self.by_colour[0].wins + self.by_colour[1].losses
     }
 
-    /// Player 1's Elo difference and error as text: `+70.4 ± 70.6`, or a bound when infinite.
+    /// Player 1's Elo difference and error as text: `+70.4 ± 70.6`; where that error is
+    /// undefined (few games, 0% or 100%), the Elo image of the Wilson interval.
     pub fn elo_text(&self) -> String {
         let (wins, n) = (self.wins(), self.games());
-        if n == 0 {
-            return "-".to_string();
-        }
+        let (low, high) = wilson(wins, n);
         match elo_error(wins, n) {
+            _ if n == 0 => "-".to_string(),
+            _ if wins == n => format!(">= {:+.0}", elo(low)),
+            _ if wins == 0 => format!("<= {:+.0}", elo(high)),
             Some(error) => format!("{:+.1} ± {error:.1}", elo(wins as f64 / n as f64)),
-            None => {
-                let (low, high) = wilson(wins, n);
-                if wins == n {
-                    format!(">= {:+.0}", elo(low))
-                } else {
-                    format!("<= {:+.0}", elo(high))
-                }
-            }
+            None => format!("{:+.1} [{:+.0}, {:+.0}]", elo(wins as f64 / n as f64), elo(low), elo(high)),
         }
     }
 
@@ -384,5 +379,10 @@ mod tests {
         assert_eq!(tally.elo_text(), ">= +566");
         tally.by_colour[1].losses = 100;
         assert_eq!(tally.elo_text(), "+0.0 ± 48.5");
+        // 2 of 5: p - 1.96 sd < 0, so cutechess's error is undefined; Wilson gives [0.118, 0.769].
+        let mut few = Tally::default();
+        few.by_colour[0] = Record { wins: 2, losses: 3 };
+        assert_eq!(few.elo_text(), "-70.4 [-350, +209]");
+        assert_eq!(Tally::default().elo_text(), "-");
     }
 }
