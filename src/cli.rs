@@ -26,6 +26,8 @@ pub enum Command {
     Gtp(crate::gtp::GtpArgs),
     /// Play the bot in the terminal.
     Play(crate::play::PlayArgs),
+    /// Play a match between two players, judged as on Botzone; print the score and statistics.
+    Arena(Box<crate::arena::ArenaArgs>),
 }
 
 /// Parses the arguments and runs; the exit code. `started` is when the process started.
@@ -39,6 +41,7 @@ pub fn run(started: Instant) -> i32 {
         }
         Some(Command::Gtp(args)) => crate::gtp::run(args),
         Some(Command::Play(args)) => crate::play::run(args),
+        Some(Command::Arena(args)) => crate::arena::run(*args),
         None => crate::botzone::run(&cli.bot, started),
     }
 }

@@ -3,6 +3,7 @@
 //! The rules live in [`bitboard`], [`point`] and [`position`]; everything else (the search,
 //! the protocols, the judge and the tests) plays through this one implementation.
 
+pub mod arena;
 pub mod bench;
 pub mod bitboard;
 pub mod botzone;

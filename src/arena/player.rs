@@ -1,0 +1,225 @@
+//! Players: how the judge asks a bot for a move, whatever the bot is.
+//!
+//! A player is given a spec on the command line and instantiated once per game, so dropping it
+//! ends the game for that player (external processes are killed).
+
+use super::botzone::{BotzonePlayer, Format};
+use super::gtp::GtpPlayer;
+use crate::engine::{self, Budget, Engine, EngineKind};
+use crate::point::Point;
+use crate::position::Position;
+use clap::ValueEnum;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// A move as the player wrote it: any integers, checked by the judge against the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub x: i64,
+    pub y: i64,
+}
+
+impl From<Point> for Answer {
+    fn from(p: Point) -> Answer {
+        Answer { x: p.x().into(), y: p.y().into() }
+    }
+}
+
+/// A turn that ended without a usable answer; the player loses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: FaultKind,
+    /// What exactly happened, for the record.
+    pub detail: String,
+}
+
+/// The ways a turn can fail, as Botzone's judge tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FaultKind {
+    /// No complete answer within the time limit.
+    Timeout,
+    /// An answer, then neither the keep-running marker nor an exit within the time limit:
+    /// Botzone counts it as a timeout.
+    NoMarker,
+    /// The process ended (or could not start) without answering.
+    Crash,
+    /// Output that is not a move in the expected format.
+    Malformed,
+}
+
+impl Fault {
+    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
+        Fault { kind, detail: detail.into() }
+    }
+}
+
+/// What a turn produced, and how long the player took.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    pub outcome: Result<Answer, Fault>,
+    pub elapsed: Duration,
+}
+
+/// Anything that can play a game of NoGo under the judge.
+pub trait Player: Send {
+    /// Asks for a move in `position`, reached by `moves` from the empty board (the opening
+    /// included), within `limit`. The player to move has a legal move.
+    fn turn(&mut self, position: &Position, moves: &[Point], limit: Duration) -> Turn;
+}
+
+/// How to make a player, from `--player1`/`--player2`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// A built-in engine searching in the arena's process.
+    Builtin(EngineKind),
+    /// An external command speaking Botzone's protocol in the given format.
+    Botzone { command: String, format: Format },
+    /// An external command speaking GTP.
+    Gtp { command: String },
+}
+
+impl PlayerSpec {
+    /// Parses `builtin:NAME` or a bare engine name, `gtp:CMD`, `text:CMD`, `json:CMD`, or a
+    /// command (Botzone JSON).
+    pub fn parse(spec: &str) -> Result<PlayerSpec, String> {
+        let spec = spec.trim();
+        let command = |rest: &str| {
+            let rest = rest.trim();
+            if rest.is_empty() {
+                Err(format!("'{spec}' names no command"))
+            } else {
+                Ok(rest.to_string())
+            }
+        };
+        if let Some(name) = spec.strip_prefix("builtin:") {
+            return EngineKind::from_str(name.trim(), true).map(PlayerSpec::Builtin).map_err(|_| {
+                let known: Vec<&str> = EngineKind::value_variants().iter().map(|k| k.name()).collect();
+                format!("no built-in engine '{}' (known: {})", name.trim(), known.join(", "))
+            });
+        }
+        if let Some(rest) = spec.strip_prefix("gtp:") {
+            return Ok(PlayerSpec::Gtp { command: command(rest)? });
+        }
+        if let Some(rest) = spec.strip_prefix("text:") {
+            return Ok(PlayerSpec::Botzone { command: command(rest)?, format: Format::Text });
+        }
+        if let Some(rest) = spec.strip_prefix("json:") {
+            return Ok(PlayerSpec::Botzone { command: command(rest)?, format: Format::Json });
+        }
+        if let Ok(kind) = EngineKind::from_str(spec, true) {
+            return Ok(PlayerSpec::Builtin(kind));
+        }
+        Ok(PlayerSpec::Botzone { command: command(spec)?, format: Format::Json })
+    }
+
+    /// A short default name: the engine's, or the command's program file name.
+    pub fn default_name(&self) -> String {
+        match self {
+            PlayerSpec::Builtin(kind) => kind.name().to_string(),
+            PlayerSpec::Botzone { command, .. } | PlayerSpec::Gtp { command } => {
+                let words: Vec<&str> = command.split_whitespace().collect();
+                // `python3 bot.py` is better named by the script than by the interpreter.
+                let program = words
+                    .iter()
+                    .find(|w| !w.contains('=') && !w.starts_with("python") && !w.starts_with('-'))
+                    .or(words.first())
+                    .copied()
+                    .unwrap_or("bot");
+                let file = program.rsplit('/').next().unwrap_or(program);
+                file.rsplit_once('.').map_or(file, |(stem, _)| stem).to_string()
+            }
+        }
+    }
+
+    /// Whether the player may use the CPU while its opponent thinks. Botzone players are
+    /// stopped or not running between turns, built-in engines only search when asked; a GTP
+    /// engine may ponder.
+    pub fn may_ponder(&self) -> bool {
+        matches!(self, PlayerSpec::Gtp { .. })
+    }
+
+    /// A fresh player for one game; `seed` feeds a built-in engine's random choices.
+    pub fn create(&self, seed: u64) -> Box<dyn Player> {
+        match self {
+            PlayerSpec::Builtin(kind) => Box::new(BuiltinPlayer { engine: engine::create(*kind, seed) }),
+            PlayerSpec::Botzone { command, format } => Box::new(BotzonePlayer::new(command, *format)),
+            PlayerSpec::Gtp { command } => Box::new(GtpPlayer::new(command)),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            PlayerSpec::Builtin(kind) => write!(f, "builtin:{}", kind.name()),
+            PlayerSpec::Botzone { command, format: Format::Json } => write!(f, "json:{command}"),
+            PlayerSpec::Botzone { command, format: Format::Text } => write!(f, "text:{command}"),
+            PlayerSpec::Gtp { command } => write!(f, "gtp:{command}"),
+        }
+    }
+}
+
+/// A built-in engine, given the same clock as the bot: the deadline the bot would set itself
+/// for the turn's limit.
+struct BuiltinPlayer {
+    engine: Box<dyn Engine>,
+}
+
+impl Player for BuiltinPlayer {
+    fn turn(&mut self, position: &Position, _moves: &[Point], limit: Duration) -> Turn {
+        let start = Instant::now();
+        let report = self.engine.think(position, &Budget::until(crate::time::deadline(start, limit)));
+        let elapsed = start.elapsed();
+        let outcome = if elapsed > limit {
+            Err(Fault::new(FaultKind::Timeout, format!("answered after {} ms", elapsed.as_millis())))
+        } else {
+            Ok(Answer::from(report.best))
+        };
+        Turn { outcome, elapsed }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_by_prefix() {
+        assert_eq!(PlayerSpec::parse("builtin:mcts"), Ok(PlayerSpec::Builtin(EngineKind::Mcts)));
+        assert_eq!(PlayerSpec::parse("Random"), Ok(PlayerSpec::Builtin(EngineKind::Random)));
+        assert_eq!(
+            PlayerSpec::parse("gtp: gnugo --mode gtp"),
+            Ok(PlayerSpec::Gtp { command: "gnugo --mode gtp".into() })
+        );
+        assert_eq!(
+            PlayerSpec::parse("text:python3 bot.py"),
+            Ok(PlayerSpec::Botzone { command: "python3 bot.py".into(), format: Format::Text })
+        );
+        assert_eq!(
+            PlayerSpec::parse("./nogo --time 0.1"),
+            Ok(PlayerSpec::Botzone { command: "./nogo --time 0.1".into(), format: Format::Json })
+        );
+        assert!(PlayerSpec::parse("builtin:stockfish").unwrap_err().contains("mcts"));
+        assert!(PlayerSpec::parse("gtp:  ").is_err());
+        assert!(PlayerSpec::parse("").is_err());
+    }
+
+    #[test]
+    fn default_names_come_from_the_program() {
+        let name = |s: &str| PlayerSpec::parse(s).unwrap().default_name();
+        assert_eq!(name("mcts"), "mcts");
+        assert_eq!(name("target/release/nogo --time 0.1"), "nogo");
+        assert_eq!(name("python3 fixtures/broken-bots/crash.py"), "crash");
+        assert_eq!(name("gtp:RUST_LOG=1 /opt/gnugo --mode gtp"), "gnugo");
+    }
+
+    #[test]
+    fn builtin_players_answer_legal_moves_in_time() {
+        let position = Position::from_moves([Point::from_xy(4, 4).unwrap()]).unwrap();
+        let mut player = PlayerSpec::Builtin(EngineKind::Random).create(3);
+        let turn = player.turn(&position, &[], Duration::from_secs(5));
+        let answer = turn.outcome.unwrap();
+        let point = Point::from_botzone(answer.x, answer.y).unwrap();
+        assert!(position.legal_moves().has(point));
+    }
+}
