@@ -1,0 +1,343 @@
+//! The Botzone artefacts of `scripts/package-botzone`: the static executable, the Python zip
+//! and the C++ source, each wrapper checked against the bare executable on every fixture,
+//! through keep-running sessions, and through whole games in the local judge.
+//!
+//! Slow (a static release build, a g++ compile of the 1.4 MB source, games that start a
+//! process per turn), so every test is #[ignore]: run them with `scripts/test-package`, or
+//! `cargo test --release --test package -- --ignored`. They need `python3`, `g++`, `file`
+//! and `ldd`; `NOGO_TEST_PYTHON` names another Python to run the zip with.
+
+use serde_json::Value;
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+
+const MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
+/// Iterations per search: the answers are then reproducible, and the games fast.
+const NODES: &str = "300";
+
+struct Artefacts {
+    dir: PathBuf,
+    /// The C++ wrapper, compiled with `g++ -O2` as Botzone compiles it.
+    cpp_bot: PathBuf,
+}
+
+/// Packages once per test run, into a directory of its own.
+fn artefacts() -> &'static Artefacts {
+    static ARTEFACTS: OnceLock<Artefacts> = OnceLock::new();
+    ARTEFACTS.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test");
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let status = Command::new(root.join("scripts/package-botzone"))
+            .arg("--out")
+            .arg(&dir)
+            .status()
+            .expect("scripts/package-botzone runs");
+        assert!(status.success(), "scripts/package-botzone failed");
+        let cpp_bot = dir.join("nogo-botzone-cpp");
+        let status = Command::new("g++")
+            .arg("-O2")
+            .arg("-o")
+            .arg(&cpp_bot)
+            .arg(dir.join("nogo-botzone.cpp"))
+            .status()
+            .expect("g++ runs");
+        assert!(status.success(), "g++ -O2 rejects dist/nogo-botzone.cpp");
+        Artefacts { dir, cpp_bot }
+    })
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Wrapper {
+    Python,
+    Cpp,
+}
+
+const WRAPPERS: [Wrapper; 2] = [Wrapper::Python, Wrapper::Cpp];
+
+/// The command line that starts a wrapper.
+fn wrapper_command(wrapper: Wrapper) -> Vec<String> {
+    let a = artefacts();
+    match wrapper {
+        Wrapper::Python => vec![
+            std::env::var("NOGO_TEST_PYTHON").unwrap_or_else(|_| "python3".into()),
+            a.dir.join("nogo-botzone-python.zip").display().to_string(),
+        ],
+        Wrapper::Cpp => vec![a.cpp_bot.display().to_string()],
+    }
+}
+
+fn command(words: &[String]) -> Command {
+    let mut command = Command::new(&words[0]);
+    command.args(&words[1..]);
+    command
+}
+
+fn run(mut command: Command, args: &[&str], envs: &[(&str, &str)], input: &[u8]) -> Output {
+    let mut child = command
+        .args(args)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the bot starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // A bot refusing its input may exit before reading all of it.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("the bot runs");
+    writer.join().unwrap();
+    output
+}
+
+/// The answer in a bot's output without the debug text (which holds timings): the JSON
+/// `response`, or the text protocol's first line.
+fn answer(stdout: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stdout);
+    let first = text.lines().next().unwrap_or("").to_string();
+    match serde_json::from_str::<Value>(&first) {
+        Ok(json) => json["response"].to_string(),
+        Err(_) => first,
+    }
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/botzone");
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json" || e == "txt"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn the_executable_is_static_and_asks_for_no_newer_kernel_than_ubuntu_16_04() {
+    let binary = artefacts().dir.join("nogo");
+    let file = Command::new("file").arg("-b").arg(&binary).output().expect("file runs");
+    let description = String::from_utf8_lossy(&file.stdout).to_string();
+    assert!(description.contains("ELF 64-bit") && description.contains("x86-64"), "{description}");
+    assert!(description.contains("statically linked"), "{description}");
+    let kernel: Vec<u32> = description
+        .split("for GNU/Linux ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("no minimum kernel in {description}"))
+        .split('.')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(kernel <= vec![4, 4], "needs Linux {kernel:?}, Ubuntu 16.04 has 4.4");
+    let ldd = Command::new("ldd").arg(&binary).output().expect("ldd runs");
+    let said = String::from_utf8_lossy(&ldd.stdout).to_string() + &String::from_utf8_lossy(&ldd.stderr);
+    assert!(said.contains("not a dynamic executable"), "ldd: {said}");
+}
+
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn the_zip_holds_the_entry_and_the_very_executable() {
+    let dir = &artefacts().dir;
+    let script = "import sys, zipfile\n\
+                  z = zipfile.ZipFile(sys.argv[1])\n\
+                  print(sorted(z.namelist()))\n\
+                  sys.stdout.flush()\n\
+                  sys.stdout.buffer.write(z.read('nogo'))";
+    let output = Command::new("python3")
+        .args(["-c", script])
+        .arg(dir.join("nogo-botzone-python.zip"))
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success());
+    let names_end = output.stdout.iter().position(|&b| b == b'\n').unwrap();
+    assert_eq!(&output.stdout[..names_end], b"['__main__.py', 'nogo']");
+    assert!(output.stdout[names_end + 1..] == fs::read(dir.join("nogo")).unwrap());
+}
+
+/// The packaged executable is this crate's bot: same answers as the test build.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn the_packaged_executable_answers_as_the_crate_bot() {
+    let packaged = artefacts().dir.join("nogo");
+    for fixture in fixtures() {
+        let input = fs::read(&fixture).unwrap();
+        let args = ["--no-keep-running", "--nodes", NODES];
+        let ours = run(Command::new(env!("CARGO_BIN_EXE_nogo")), &args, &[], &input);
+        let theirs = run(Command::new(&packaged), &args, &[], &input);
+        assert_eq!(answer(&theirs.stdout), answer(&ours.stdout), "{}", fixture.display());
+        assert_eq!(theirs.status.code(), ours.status.code(), "{}", fixture.display());
+    }
+}
+
+/// stdin, stdout, stderr, arguments and the exit code pass through each wrapper unchanged, by
+/// either way of starting the executable.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn each_wrapper_answers_every_fixture_as_the_bare_executable() {
+    let bare = artefacts().dir.join("nogo");
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-cache");
+    fs::create_dir_all(&cache).unwrap();
+    let from_file = [("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", cache.to_str().unwrap())];
+    let args = ["--no-keep-running", "--nodes", NODES];
+    for fixture in fixtures() {
+        let input = fs::read(&fixture).unwrap();
+        let expected = run(Command::new(&bare), &args, &[], &input);
+        for wrapper in WRAPPERS {
+            for envs in [&[][..], &from_file[..]] {
+                let got = run(command(&wrapper_command(wrapper)), &args, envs, &input);
+                let case = format!("{wrapper:?} {envs:?} {}", fixture.display());
+                assert_eq!(answer(&got.stdout), answer(&expected.stdout), "{case}");
+                assert_eq!(got.stderr, expected.stderr, "{case}");
+                assert_eq!(got.status.code(), expected.status.code(), "{case}");
+            }
+        }
+    }
+}
+
+/// A kept-running bot, read line by line.
+struct Session {
+    child: Child,
+    out: BufReader<std::process::ChildStdout>,
+}
+
+impl Session {
+    fn start(wrapper: Wrapper, envs: &[(&str, &str)]) -> Session {
+        let mut child = command(&wrapper_command(wrapper))
+            .args(["--nodes", NODES])
+            .envs(envs.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the wrapper starts");
+        let out = BufReader::new(child.stdout.take().unwrap());
+        Session { child, out }
+    }
+
+    /// Sends one line; the answer's move, after checking the keep-running marker follows it.
+    fn ask(&mut self, line: &str) -> (i64, i64) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let mut answer = String::new();
+        self.out.read_line(&mut answer).unwrap();
+        let mut marker = String::new();
+        self.out.read_line(&mut marker).unwrap();
+        assert_eq!(marker.trim_end(), MARKER, "after {answer:?}");
+        let json: Value = serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{answer:?}: {e}"));
+        (json["response"]["x"].as_i64().unwrap(), json["response"]["y"].as_i64().unwrap())
+    }
+
+    /// What the wrapper's process now runs.
+    fn executable(&self) -> String {
+        fs::read_link(format!("/proc/{}/exe", self.child.id())).unwrap().display().to_string()
+    }
+}
+
+/// Each wrapper replaces its own process with the bot (no process in between), which keeps
+/// running across turns; end of input ends it cleanly.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn each_wrapper_becomes_the_bot_and_keeps_running() {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-cache");
+    fs::create_dir_all(&cache).unwrap();
+    let cache_str = cache.to_str().unwrap();
+    for wrapper in WRAPPERS {
+        for (envs, runs_from) in [
+            (&[][..], "/memfd:nogo"),
+            (&[("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", cache_str)][..], cache_str),
+        ] {
+            let mut session = Session::start(wrapper, envs);
+            let first = session.ask(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#);
+            let executable = session.executable();
+            assert!(executable.starts_with(runs_from), "{wrapper:?} {envs:?} runs {executable}");
+            // Answer with any other point; the bot must then answer a third one.
+            let reply = if first == (0, 0) { (8, 8) } else { (0, 0) };
+            let second = session.ask(&format!(r#"{{"x":{},"y":{}}}"#, reply.0, reply.1));
+            assert!(second != first && second != reply, "{wrapper:?}: {second:?}");
+            drop(session.child.stdin.take());
+            assert!(session.child.wait().unwrap().success(), "{wrapper:?} {envs:?}");
+        }
+    }
+}
+
+/// Whole games against a random player in the local judge (`nogo arena`), which rejects any
+/// illegal, late or malformed answer, in both of Botzone's modes. Each start of a wrapper's
+/// process is counted: once per game when kept running, once per move when restarted.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn each_wrapper_plays_whole_legal_games_kept_running_and_restarted() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-games");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let games = 2;
+    for wrapper in WRAPPERS {
+        for keep_running in [true, false] {
+            let case = format!("{wrapper:?}-{}", if keep_running { "kept" } else { "restarted" });
+            let starts = dir.join(format!("{case}.starts"));
+            let summary = dir.join(format!("{case}.json"));
+            let words: Vec<String> = wrapper_command(wrapper).iter().map(|w| format!("'{w}'")).collect();
+            let player = format!(
+                "echo >> '{}'; exec {} --nodes {NODES}{}",
+                starts.display(),
+                words.join(" "),
+                if keep_running { "" } else { " --no-keep-running" }
+            );
+            let status = Command::new(env!("CARGO_BIN_EXE_nogo"))
+                .args(["arena", "--player1", &player, "--name1", "wrapper", "--player2", "builtin:random"])
+                .args(["--games", &games.to_string(), "--openings", "none", "--seed", "7", "--quiet"])
+                .arg("--json")
+                .arg(&summary)
+                .status()
+                .expect("nogo arena runs");
+            assert!(status.success(), "{case}: nogo arena failed");
+            let result: Value = serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
+            assert_eq!(result["games"], games, "{case}");
+            for (player, verdicts) in result["losses_by_verdict"].as_object().unwrap() {
+                for (verdict, count) in verdicts.as_object().unwrap() {
+                    if verdict != "no-legal-move" {
+                        assert_eq!(count, 0, "{case}: {player} lost by {verdict}");
+                    }
+                }
+            }
+            let moves = result["move_time"]["wrapper"]["moves"].as_u64().unwrap();
+            assert!(moves >= games * 5, "{case}: {moves} moves");
+            let started = fs::read_to_string(&starts).unwrap().lines().count() as u64;
+            assert_eq!(started, if keep_running { games } else { moves }, "{case}");
+        }
+    }
+}
+
+/// A wrapper that cannot start the bot still answers, in the input's protocol, with the
+/// reason in the debug text that Botzone keeps in the match log.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn a_wrapper_that_cannot_start_the_bot_says_why() {
+    let nowhere = [("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", "/nonexistent/nogo-test")];
+    let json = br#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#;
+    for wrapper in WRAPPERS {
+        let got = run(command(&wrapper_command(wrapper)), &[], &nowhere, json);
+        assert_eq!(got.status.code(), Some(1), "{wrapper:?}");
+        let answer: Value = serde_json::from_slice(&got.stdout).unwrap();
+        assert_eq!(answer["response"], serde_json::json!({"x": -1, "y": -1}), "{wrapper:?}");
+        let debug = answer["debug"].as_str().unwrap();
+        assert!(
+            debug.contains("cannot start the bot") && debug.contains("/nonexistent/nogo-test"),
+            "{debug}"
+        );
+        assert!(String::from_utf8_lossy(&got.stderr).contains(debug), "{wrapper:?}");
+
+        let text = run(command(&wrapper_command(wrapper)), &[], &nowhere, b"1\n-1 -1\n");
+        let stdout = String::from_utf8_lossy(&text.stdout).to_string();
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 2, "{wrapper:?}: {stdout}");
+        assert_eq!(lines[0], "-1 -1");
+        assert!(lines[1].contains("cannot start the bot"), "{wrapper:?}: {stdout}");
+    }
+}
