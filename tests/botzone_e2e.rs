@@ -400,3 +400,18 @@ fn a_bad_keep_running_request_is_refused_in_one_line() {
         assert_eq!(stderr.lines().count(), 1, "{request}: one line: {stderr}");
     }
 }
+
+#[test]
+fn keep_running_accepts_a_whole_new_input_between_moves() {
+    for (json, name) in [(true, "middle-game.json"), (false, "white-middle-game.txt")] {
+        let mut session = Session::start(json, 5);
+        let first = if json { "{\"requests\":[{\"x\":-1,\"y\":-1}]}\n" } else { "1\n-1 -1\n" };
+        let best = session.ask(first);
+        assert_eq!(Position::new().check(best), Ok(()));
+        let input = std::fs::read_to_string(fixture(name)).unwrap();
+        let (position, _) = game(&input, None);
+        let best = session.ask(&input);
+        assert_eq!(position.check(best), Ok(()), "{name}: {best} is legal in\n{position}");
+        session.finish();
+    }
+}
