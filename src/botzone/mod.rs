@@ -51,6 +51,18 @@ pub struct Options {
     pub memory_mb: u64,
 }
 
+impl Options {
+    /// The turn's time limit: `--time`, else the input's `time_limit`, else Botzone's default
+    /// for the turn; `None` when `--nodes` alone bounds the search.
+    fn turn_limit(&self, first_turn: bool, input_limit: Option<Duration>) -> Option<Duration> {
+        if self.nodes.is_some() && self.time.is_none() {
+            return None;
+        }
+        let default = if first_turn { time::FIRST_TURN_LIMIT } else { time::TURN_LIMIT };
+        Some(self.time.or(input_limit).unwrap_or(default))
+    }
+}
+
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.parse().map_err(|_| format!("not a number of seconds: {text}"))?;
     match Duration::try_from_secs_f64(seconds) {
@@ -214,19 +226,14 @@ impl Bot<'_> {
             eprintln!("nogo: bad input: {}", faults.join("; "));
         }
 
-        let limit = self.options.time.or(input_limit).unwrap_or(if first_turn {
-            time::FIRST_TURN_LIMIT
-        } else {
-            time::TURN_LIMIT
-        });
-        let clocked = self.options.nodes.is_none() || self.options.time.is_some();
+        let limit = self.options.turn_limit(first_turn, input_limit);
         let budget =
-            Budget { deadline: clocked.then(|| time::deadline(start, limit)), nodes: self.options.nodes };
+            Budget { deadline: limit.map(|limit| time::deadline(start, limit)), nodes: self.options.nodes };
         let report = self.engine.think(&position, &budget);
 
         let mut after = position;
         after.play(report.best).map_err(|e| format!("the engine chose {}: {e}", report.best))?;
-        let debug = debug(self.engine.name(), &report, start.elapsed(), clocked.then_some(limit));
+        let debug = debug(self.engine.name(), &report, start.elapsed(), limit);
         let answer = match self.format {
             Format::Json => json::answer(report.best, &debug),
             Format::Text => text::answer(report.best, &debug),
@@ -322,6 +329,26 @@ mod tests {
         assert_eq!(format, Format::Text);
         assert_eq!(read_first(&mut &b" \n\t"[..]).unwrap_err(), "empty input");
         assert!(read_first(&mut &b"garbage"[..]).unwrap_err().contains("starts with g"));
+    }
+
+    #[test]
+    fn the_turn_limit_follows_the_options_then_the_input_then_the_turn() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Args {
+            #[command(flatten)]
+            options: Options,
+        }
+        let options = |args: &[&str]| Args::parse_from([&["nogo"], args].concat()).options;
+        let ms = Duration::from_millis;
+        let defaults = options(&[]);
+        assert_eq!(defaults.turn_limit(true, None), Some(ms(2000)));
+        assert_eq!(defaults.turn_limit(false, None), Some(ms(1000)));
+        assert_eq!(defaults.turn_limit(true, Some(ms(300))), Some(ms(300)));
+        let timed = options(&["--time", "0.25"]);
+        assert_eq!(timed.turn_limit(true, Some(ms(300))), Some(ms(250)));
+        assert_eq!(options(&["--nodes", "10"]).turn_limit(true, Some(ms(300))), None);
+        assert_eq!(options(&["--nodes", "10", "--time", "0.25"]).turn_limit(false, None), Some(ms(250)));
     }
 
     #[test]
