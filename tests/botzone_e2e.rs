@@ -197,11 +197,12 @@ fn special_positions_get_their_only_or_winning_move() {
     let input = std::fs::read_to_string(fixture("one-legal-move.json")).unwrap();
     let (position, colour) = game(&input, None);
     assert_eq!((position.legal_moves().count(), colour), (1, Color::White), "the fixture's premise");
+    let only = position.legal_moves().first().unwrap();
+    let mut after = position.clone();
+    after.play(only).unwrap();
+    assert!(!after.is_terminal(), "the fixture's premise: the only move does not end the game");
     let output = run(&["--nodes", NODES, "--no-keep-running"], input.into_bytes());
-    assert_eq!(
-        answer(&String::from_utf8_lossy(&output.stdout), true),
-        position.legal_moves().first().unwrap()
-    );
+    assert_eq!(answer(&String::from_utf8_lossy(&output.stdout), true), only);
 
     let input = std::fs::read_to_string(fixture("one-move-from-end.json")).unwrap();
     let (position, _) = game(&input, None);
