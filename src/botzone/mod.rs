@@ -45,9 +45,10 @@ pub struct Options {
     /// Answer once and exit (Botzone then restarts the bot with the full history each turn).
     #[arg(long)]
     pub no_keep_running: bool,
-    /// Memory cap of the search tree in megabytes (10^6 bytes).
+    /// Memory cap of the search tree in megabytes (10^6 bytes), at most 4096 (the arena is
+    /// reserved at the cap when the search starts).
     #[arg(long, value_name = "N", default_value_t = crate::params::DEFAULT_MEMORY_BYTES as u64 / 1_000_000,
-          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+          value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub memory_mb: u64,
 }
 
