@@ -142,17 +142,20 @@ fn read_first(input: &mut impl BufRead) -> Result<(Format, Request), String> {
     }
     let first = loop {
         let buffer = input.fill_buf().map_err(unreadable)?;
-        let Some(&first) = buffer.iter().find(|b| !b.is_ascii_whitespace()) else {
-            if buffer.is_empty() {
-                return Err("empty input".to_string());
+        if buffer.is_empty() {
+            return Err("empty input".to_string());
+        }
+        match buffer.iter().position(|b| !b.is_ascii_whitespace()) {
+            Some(at) => {
+                let first = buffer[at];
+                input.consume(at);
+                break first;
             }
-            let blank = buffer.len();
-            input.consume(blank);
-            continue;
-        };
-        let blank = buffer.iter().position(|&b| b == first).unwrap_or(0);
-        input.consume(blank);
-        break first;
+            None => {
+                let blank = buffer.len();
+                input.consume(blank);
+            }
+        }
     };
     match first {
         b'{' => Ok((Format::Json, json::read_full(input)?)),
