@@ -2,7 +2,7 @@
 //! PAIRS NODES CANDIDATE BASELINE` plays the candidate against the baseline from random
 //! two-move openings, each opening twice with colours swapped, at a fixed number of nodes per
 //! move. An engine is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters
-//! (exploration, eval_slope, fpu, eye_weight). Decisions that go in are confirmed with `nogo arena`.
+//! (exploration, eval_slope, fpu). Decisions that go in are confirmed with `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
 use nogo::params::Params;
@@ -25,7 +25,6 @@ fn params(spec: &str) -> Params {
             "exploration" => p.exploration = v,
             "eval_slope" => p.eval_slope = v,
             "fpu" => p.first_play_urgency = v,
-            "eye_weight" => p.eye_weight = v,
             _ => panic!("unknown key {k}"),
         }
     }
@@ -54,8 +53,7 @@ fn main() {
                             let mut black = engine(if candidate_black { a } else { b }, pair);
                             let mut white = engine(if candidate_black { b } else { a }, pair);
                             while !pos.is_terminal() {
-                                let side =
-                                    if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };
+                                let side = if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };
                                 let r = side.think(&pos, &Budget::nodes(nodes));
                                 pos.play(r.best).unwrap();
                             }

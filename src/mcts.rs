@@ -264,7 +264,7 @@ impl Mcts {
         } else if find_decisive(position, own, theirs).is_some() {
             (LOSS, 0.0)
         } else {
-            (UNKNOWN, eval::value(position, legal, &self.params))
+            (UNKNOWN, eval::value(theirs, own, self.params.eval_slope))
         };
         self.nodes[index].proof = proof;
         value

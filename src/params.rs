@@ -35,12 +35,8 @@ pub const EVAL_SLOPE: Tunable = Tunable { name: "eval_slope", default: 0.4, min:
 pub const FIRST_PLAY_URGENCY: Tunable =
     Tunable { name: "first_play_urgency", default: 10.0, min: 0.3, max: 10.0 };
 
-/// Extra weight of an eye (an empty point surrounded by one side's stones) in the evaluation,
-/// on top of the mobility, per eye of difference.
-pub const EYE_WEIGHT: Tunable = Tunable { name: "eye_weight", default: 0.0, min: 0.0, max: 3.0 };
-
 /// All tunables, for listing and for tuners.
-pub const ALL: [Tunable; 4] = [EXPLORATION, EVAL_SLOPE, FIRST_PLAY_URGENCY, EYE_WEIGHT];
+pub const ALL: [Tunable; 3] = [EXPLORATION, EVAL_SLOPE, FIRST_PLAY_URGENCY];
 
 /// The values the search runs with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,7 +44,6 @@ pub struct Params {
     pub exploration: f32,
     pub eval_slope: f32,
     pub first_play_urgency: f32,
-    pub eye_weight: f32,
     /// Bytes the search tree may use (the whole arena).
     pub memory_bytes: usize,
 }
@@ -62,7 +57,6 @@ impl Default for Params {
             exploration: EXPLORATION.default as f32,
             eval_slope: EVAL_SLOPE.default as f32,
             first_play_urgency: FIRST_PLAY_URGENCY.default as f32,
-            eye_weight: EYE_WEIGHT.default as f32,
             memory_bytes: DEFAULT_MEMORY_BYTES,
         }
     }
