@@ -22,6 +22,10 @@ pub enum Command {
         #[arg(long, default_value_t = crate::bench::DEFAULT_NODES)]
         nodes: u64,
     },
+    /// Speak GTP on stdin/stdout (GoGui, gogui-twogtp), with GoGui's NoGo rules commands.
+    Gtp(crate::gtp::GtpArgs),
+    /// Play the bot in the terminal.
+    Play(crate::play::PlayArgs),
 }
 
 /// Parses the arguments and runs; the exit code. `started` is when the process started.
@@ -33,6 +37,8 @@ pub fn run(started: Instant) -> i32 {
             crate::bench::run(nodes);
             0
         }
+        Some(Command::Gtp(args)) => crate::gtp::run(args),
+        Some(Command::Play(args)) => crate::play::run(args),
         None => crate::botzone::run(&cli.bot, started),
     }
 }

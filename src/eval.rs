@@ -1,34 +1,25 @@
 //! Leaf evaluation: scores a position without playing it out.
 
-use crate::position::Position;
+use crate::bitboard::Bitboard;
 
 /// The seed bot's mobility: points only the side that just moved may play, minus points only
-/// the side to move may play. Also returns whether the side to move has no legal move.
+/// the side to move may play, given the two sides' legal sets.
 #[inline]
-pub fn mobility(position: &Position) -> (i32, bool) {
-    let to_move = position.to_move().index();
-    let legal = position.legal_both();
-    let (mover, opponent) = (legal[1 - to_move], legal[to_move]);
-    let score = (mover - opponent).count() as i32 - (opponent - mover).count() as i32;
-    (score, opponent.is_empty())
+pub fn mobility(mover: Bitboard, to_move: Bitboard) -> i32 {
+    (mover - to_move).count() as i32 - (to_move - mover).count() as i32
 }
 
-/// Probability that the side that just moved wins, from the mobility squashed by a logistic
-/// of slope `slope`; exactly 1 when the side to move has no legal move.
+/// Probability that the side that just moved wins: the mobility squashed by a logistic of
+/// slope `slope`. For positions where the side to move still has a move.
 #[inline]
-pub fn value(position: &Position, slope: f32) -> f32 {
-    let (score, terminal) = mobility(position);
-    if terminal {
-        1.0
-    } else {
-        1.0 / (1.0 + (-slope * score as f32).exp())
-    }
+pub fn value(mover: Bitboard, to_move: Bitboard, slope: f32) -> f32 {
+    1.0 / (1.0 + (-slope * mobility(mover, to_move) as f32).exp())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Bitboard, Color, Point};
+    use crate::{Color, Point, Position};
 
     #[test]
     fn mobility_counts_exclusive_points() {
@@ -36,20 +27,10 @@ mod tests {
         let black =
             Bitboard::from(Point::from_xy(1, 0).unwrap()) | Bitboard::from(Point::from_xy(0, 1).unwrap());
         let p = Position::from_stones(black, Bitboard::EMPTY, Color::White).unwrap();
-        assert_eq!(mobility(&p), (1, false));
-        assert!(value(&p, 0.4) > 0.5);
-        assert_eq!(mobility(&Position::new()), (0, false));
-        assert_eq!(value(&Position::new(), 0.4), 0.5);
-    }
-
-    #[test]
-    fn terminal_is_a_certain_win_for_the_mover() {
-        let white = Bitboard::FULL
-            - Bitboard::from(Point::from_xy(0, 0).unwrap())
-            - Bitboard::from(Point::from_xy(1, 0).unwrap());
-        let black = Bitboard::from(Point::from_xy(1, 0).unwrap());
-        let p = Position::from_stones(black, white, Color::Black).unwrap();
-        assert!(p.is_terminal());
-        assert_eq!(value(&p, 0.4), 1.0);
+        let [b, w] = p.legal_both();
+        assert_eq!(mobility(b, w), 1);
+        assert_eq!(mobility(w, b), -1);
+        assert!(value(b, w, 0.4) > 0.5);
+        assert_eq!(value(Bitboard::FULL, Bitboard::FULL, 0.4), 0.5);
     }
 }

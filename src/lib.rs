@@ -10,10 +10,14 @@ pub mod cli;
 pub mod engine;
 pub mod engines;
 pub mod eval;
+pub mod game;
+pub mod gtp;
 pub mod mcts;
 pub mod params;
+pub mod play;
 pub mod point;
 pub mod position;
+pub mod sgf;
 pub mod time;
 
 pub use bitboard::Bitboard;
