@@ -197,11 +197,12 @@ fn special_positions_get_their_only_or_winning_move() {
     let input = std::fs::read_to_string(fixture("one-legal-move.json")).unwrap();
     let (position, colour) = game(&input, None);
     assert_eq!((position.legal_moves().count(), colour), (1, Color::White), "the fixture's premise");
+    let only = position.legal_moves().first().unwrap();
+    let mut after = position.clone();
+    after.play(only).unwrap();
+    assert!(!after.is_terminal(), "the fixture's premise: the only move does not end the game");
     let output = run(&["--nodes", NODES, "--no-keep-running"], input.into_bytes());
-    assert_eq!(
-        answer(&String::from_utf8_lossy(&output.stdout), true),
-        position.legal_moves().first().unwrap()
-    );
+    assert_eq!(answer(&String::from_utf8_lossy(&output.stdout), true), only);
 
     let input = std::fs::read_to_string(fixture("one-move-from-end.json")).unwrap();
     let (position, _) = game(&input, None);
@@ -398,5 +399,20 @@ fn a_bad_keep_running_request_is_refused_in_one_line() {
         assert_no_panic(&stderr);
         assert_eq!(output.status.code(), Some(1), "{request}: refused: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{request}: one line: {stderr}");
+    }
+}
+
+#[test]
+fn keep_running_accepts_a_whole_new_input_between_moves() {
+    for (json, name) in [(true, "middle-game.json"), (false, "white-middle-game.txt")] {
+        let mut session = Session::start(json, 5);
+        let first = if json { "{\"requests\":[{\"x\":-1,\"y\":-1}]}\n" } else { "1\n-1 -1\n" };
+        let best = session.ask(first);
+        assert_eq!(Position::new().check(best), Ok(()));
+        let input = std::fs::read_to_string(fixture(name)).unwrap();
+        let (position, _) = game(&input, None);
+        let best = session.ask(&input);
+        assert_eq!(position.check(best), Ok(()), "{name}: {best} is legal in\n{position}");
+        session.finish();
     }
 }

@@ -9,21 +9,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::io::BufRead;
 
-/// The fields of the full input the bot reads.
-#[derive(Deserialize)]
-struct Input {
-    requests: Vec<Value>,
-    #[serde(default)]
-    responses: Vec<Value>,
-    #[serde(default)]
-    time_limit: Option<Value>,
-}
-
 /// Reads one JSON value (which may span lines) from `input` as the full first input.
 pub fn read_full(input: &mut impl BufRead) -> Result<Request, String> {
     let mut deserializer = serde_json::Deserializer::from_reader(input);
-    let input = Input::deserialize(&mut deserializer).map_err(|e| format!("bad JSON input: {e}"))?;
-    Ok(full(input))
+    let value = Value::deserialize(&mut deserializer).map_err(|e| format!("bad JSON input: {e}"))?;
+    full(&value)
 }
 
 /// Parses one keep-running line: `{"x":3,"y":4}` (or that object inside a string), or a
@@ -31,24 +21,42 @@ pub fn read_full(input: &mut impl BufRead) -> Result<Request, String> {
 pub fn parse_line(line: &[u8]) -> Result<Request, String> {
     let value: Value = serde_json::from_slice(line).map_err(|e| format!("bad JSON request: {e}"))?;
     if value.get("requests").is_some() {
-        let input = Input::deserialize(value).map_err(|e| format!("bad JSON input: {e}"))?;
-        Ok(full(input))
+        full(&value)
     } else {
         Ok(Request::Move(entry(&value)))
     }
 }
 
-fn full(input: Input) -> Request {
-    let history = History {
-        requests: input.requests.iter().map(entry).collect(),
-        responses: input.responses.iter().map(entry).collect(),
-        faults: Vec::new(),
+/// The full input from its JSON: the fields the bot reads, the others ignored.
+fn full(value: &Value) -> Result<Request, String> {
+    let Value::Object(fields) = value else {
+        return Err(format!("the input must be a JSON object, found {}", kind(value)));
     };
-    let time_limit = input.time_limit.filter(|v| !v.is_null()).map(|v| match v.as_f64() {
+    let list = |name: &str| match fields.get(name) {
+        Some(Value::Array(items)) => Ok(items.iter().map(entry).collect()),
+        // Only `requests` is indispensable: a first turn may come without `responses`.
+        None if name == "responses" => Ok(Vec::new()),
+        None => Err(format!("the input has no {name}")),
+        Some(other) => Err(format!("{name} must be a list, found {}", kind(other))),
+    };
+    let history = History { requests: list("requests")?, responses: list("responses")?, faults: Vec::new() };
+    let time_limit = fields.get("time_limit").filter(|v| !v.is_null()).map(|v| match v.as_f64() {
         Some(limit) => Ok(limit),
         None => Err(format!("time_limit is not a number: {}", excerpt(&v.to_string(), 40))),
     });
-    Request::Full { history, time_limit }
+    Ok(Request::Full { history, time_limit })
+}
+
+/// What kind of JSON value `value` is, for messages.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// A move object `{"x":X,"y":Y}`, or a string holding one.
@@ -59,7 +67,7 @@ fn entry(value: &Value) -> Entry {
             Ok(Value::Object(map)) => Ok((coordinate(&map, "x")?, coordinate(&map, "y")?)),
             _ => Err(format!("is a string but not a move object: \"{}\"", excerpt(text, 40))),
         },
-        other => Err(format!("is not a move object: {}", excerpt(&other.to_string(), 40))),
+        other => Err(format!("is {}, not a move object", kind(other))),
     }
 }
 
@@ -71,7 +79,7 @@ fn coordinate(map: &Map<String, Value>, name: &str) -> Result<i64, String> {
             None if n.is_u64() => Ok(i64::MAX),
             None => Err(format!("has a non-integer {name}: {n}")),
         },
-        Some(other) => Err(format!("has a non-integer {name}: {}", excerpt(&other.to_string(), 40))),
+        Some(other) => Err(format!("has a non-integer {name}: {}", kind(other))),
         None => Err(format!("has no {name}")),
     }
 }
@@ -120,13 +128,19 @@ mod tests {
             panic!("a full input")
         };
         assert!(history.requests[1].as_ref().unwrap_err().contains("non-integer x: 2.5"));
-        assert!(history.requests[2].as_ref().unwrap_err().contains("not a move object: 5"));
+        assert_eq!(history.requests[2], Err("is a number, not a move object".to_string()));
         assert!(history.requests[3].as_ref().unwrap_err().contains("has no y"));
         assert!(history.responses.is_empty());
         assert!(time_limit.unwrap().is_err());
 
-        for bad in [r#"{"requests":5}"#, r#"[1,2]"#, r#"{"responses":[]}"#, r#"{"requests":[{"x":-1"#] {
-            assert!(read_full(&mut bad.as_bytes()).is_err(), "{bad}");
+        for (bad, message) in [
+            (r#"{"requests":5}"#, "requests must be a list, found a number"),
+            (r#"{"requests":[],"responses":{}}"#, "responses must be a list, found an object"),
+            (r#"[1,2]"#, "the input must be a JSON object, found a list"),
+            (r#"{"responses":[]}"#, "the input has no requests"),
+            (r#"{"requests":[{"x":-1"#, "bad JSON input: EOF while parsing an object at line 1 column 20"),
+        ] {
+            assert_eq!(read_full(&mut bad.as_bytes()).unwrap_err(), message);
         }
     }
 

@@ -12,7 +12,8 @@ mod text;
 
 pub use history::{Entry, History, Replayed};
 
-use crate::engine::{self, Budget, Engine, EngineKind, Report};
+use crate::engine::{self, Budget, Engine, Report};
+use crate::gtp::{EngineArgs, MAX_MOVE_SECONDS};
 use crate::params::Params;
 use crate::point::Color;
 use crate::position::Position;
@@ -28,34 +29,27 @@ pub const DEBUG_LIMIT: usize = 1024;
 /// The bot's options (the command line without a subcommand).
 #[derive(clap::Args, Clone, Debug)]
 pub struct Options {
-    /// Engine that chooses the moves.
-    #[arg(long, value_enum, default_value_t = EngineKind::Mcts)]
-    pub engine: EngineKind,
-    /// Time limit per turn in seconds, for every turn, the first included. Replaces the
-    /// defaults (1 s, 2 s on our first turn) and the input's `time_limit`.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub time: Option<Duration>,
-    /// Stop each search after N iterations. Without --time the clock is then ignored, so a
-    /// given --seed reproduces the same moves.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    /// Seed of the engine's random choices.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub seed: u64,
+    /// `--engine`, `--time`, `--nodes`, `--seed`, as for `nogo gtp` and `nogo play`.
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Answer once and exit (Botzone then restarts the bot with the full history each turn).
     #[arg(long)]
     pub no_keep_running: bool,
-    /// Memory cap of the search tree in megabytes (10^6 bytes).
+    /// Memory cap of the search tree in megabytes (10^6 bytes), at most 4096 (the arena is
+    /// reserved at the cap when the search starts).
     #[arg(long, value_name = "N", default_value_t = crate::params::DEFAULT_MEMORY_BYTES as u64 / 1_000_000,
-          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+          value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub memory_mb: u64,
 }
 
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text.parse().map_err(|_| format!("not a number of seconds: {text}"))?;
-    match Duration::try_from_secs_f64(seconds) {
-        Ok(limit) if seconds > 0.0 => Ok(limit),
-        _ => Err(format!("the time must be a positive number of seconds, not {text}")),
+impl Options {
+    /// The turn's time limit: the input's `time_limit`, else `--time`, else Botzone's default
+    /// for the turn (2 s on our first turn of a match, 1 s after); `None` when `--nodes` alone
+    /// bounds the search.
+    fn turn_limit(&self, first_turn: bool, input_limit: Option<Duration>) -> Option<Duration> {
+        let default = if first_turn { time::FIRST_TURN_LIMIT } else { time::TURN_LIMIT };
+        let default = self.engine.nodes.is_none().then_some(default);
+        input_limit.or(self.engine.time.map(Duration::from_secs_f64)).or(default)
     }
 }
 
@@ -90,7 +84,7 @@ pub fn run(options: &Options, started: Instant) -> i32 {
     let params = Params { memory_bytes: options.memory_mb as usize * 1_000_000, ..Params::default() };
     let mut bot = Bot {
         options,
-        engine: engine::create_with_params(options.engine, options.seed, params),
+        engine: engine::create_with_params(options.engine.engine, options.engine.seed, params),
         format,
         out: io::stdout().lock(),
         game: None,
@@ -129,17 +123,20 @@ fn read_first(input: &mut impl BufRead) -> Result<(Format, Request), String> {
     }
     let first = loop {
         let buffer = input.fill_buf().map_err(unreadable)?;
-        let Some(&first) = buffer.iter().find(|b| !b.is_ascii_whitespace()) else {
-            if buffer.is_empty() {
-                return Err("empty input".to_string());
+        if buffer.is_empty() {
+            return Err("empty input".to_string());
+        }
+        match buffer.iter().position(|b| !b.is_ascii_whitespace()) {
+            Some(at) => {
+                let first = buffer[at];
+                input.consume(at);
+                break first;
             }
-            let blank = buffer.len();
-            input.consume(blank);
-            continue;
-        };
-        let blank = buffer.iter().position(|&b| b == first).unwrap_or(0);
-        input.consume(blank);
-        break first;
+            None => {
+                let blank = buffer.len();
+                input.consume(blank);
+            }
+        }
     };
     match first {
         b'{' => Ok((Format::Json, json::read_full(input)?)),
@@ -185,10 +182,14 @@ impl Bot<'_> {
             Request::Full { history, time_limit } => {
                 let input_limit = match time_limit {
                     None => None,
-                    Some(Ok(value)) => time::limit_from_input(value).or_else(|| {
-                        faults.push(format!("time_limit {value} is not a positive duration; ignored"));
-                        None
-                    }),
+                    Some(Ok(value)) => time::limit_from_input(value)
+                        .filter(|limit| limit.as_secs_f64() <= MAX_MOVE_SECONDS)
+                        .or_else(|| {
+                            faults.push(format!(
+                                "time_limit {value} is not a duration from 0 to a day; ignored"
+                            ));
+                            None
+                        }),
                     Some(Err(fault)) => {
                         faults.push(format!("{fault}; ignored"));
                         None
@@ -214,19 +215,16 @@ impl Bot<'_> {
             eprintln!("nogo: bad input: {}", faults.join("; "));
         }
 
-        let limit = self.options.time.or(input_limit).unwrap_or(if first_turn {
-            time::FIRST_TURN_LIMIT
-        } else {
-            time::TURN_LIMIT
-        });
-        let clocked = self.options.nodes.is_none() || self.options.time.is_some();
-        let budget =
-            Budget { deadline: clocked.then(|| time::deadline(start, limit)), nodes: self.options.nodes };
+        let limit = self.options.turn_limit(first_turn, input_limit);
+        let budget = Budget {
+            deadline: limit.map(|limit| time::deadline(start, limit)),
+            nodes: self.options.engine.nodes,
+        };
         let report = self.engine.think(&position, &budget);
 
         let mut after = position;
         after.play(report.best).map_err(|e| format!("the engine chose {}: {e}", report.best))?;
-        let debug = debug(self.engine.name(), &report, start.elapsed(), clocked.then_some(limit));
+        let debug = debug(self.engine.name(), &report, start.elapsed(), limit);
         let answer = match self.format {
             Format::Json => json::answer(report.best, &debug),
             Format::Text => text::answer(report.best, &debug),
@@ -325,10 +323,25 @@ mod tests {
     }
 
     #[test]
-    fn seconds_must_be_positive_and_finite() {
-        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
-        for bad in ["0", "-1", "nan", "inf", "1e400", "soon"] {
-            assert!(parse_seconds(bad).is_err(), "{bad}");
+    fn the_turn_limit_follows_the_input_then_the_options_then_the_turn() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Args {
+            #[command(flatten)]
+            options: Options,
         }
+        let options = |args: &[&str]| Args::parse_from([&["nogo"], args].concat()).options;
+        let ms = Duration::from_millis;
+        let defaults = options(&[]);
+        assert_eq!(defaults.turn_limit(true, None), Some(ms(2000)));
+        assert_eq!(defaults.turn_limit(false, None), Some(ms(1000)));
+        assert_eq!(defaults.turn_limit(true, Some(ms(300))), Some(ms(300)));
+        let timed = options(&["--time", "0.25"]);
+        assert_eq!(timed.turn_limit(true, None), Some(ms(250)));
+        assert_eq!(timed.turn_limit(false, Some(ms(300))), Some(ms(300)));
+        let counted = options(&["--nodes", "10"]);
+        assert_eq!(counted.turn_limit(true, None), None);
+        assert_eq!(counted.turn_limit(true, Some(ms(300))), Some(ms(300)));
+        assert_eq!(options(&["--nodes", "10", "--time", "0.25"]).turn_limit(false, None), Some(ms(250)));
     }
 }
