@@ -210,6 +210,10 @@ impl Match {
             }
             drop(sender);
             for played in receiver {
+                // Games that end after the SPRT decided are not counted: the match ended there.
+                if decision.is_some() {
+                    continue;
+                }
                 tally.add(played.player1_colour, &played.game);
                 self.write_sgf(&played);
                 if played.game.verdict != Verdict::NoLegalMove {
