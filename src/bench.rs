@@ -139,9 +139,10 @@ pub fn run(nodes: u64) {
         total_iterations += report.iterations;
         total_seconds += seconds;
         println!(
-            "{name:<12} move {:<3} visits {visits:>8} iterations {:>8} {:>10.0} it/s",
+            "{name:<12} move {:<3} visits {visits:>8} iterations {:>8} tree {:>9} {:>10.0} it/s",
             report.best.to_gtp(),
             report.iterations,
+            search.tree_size(),
             report.iterations as f64 / seconds
         );
     }

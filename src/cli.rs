@@ -18,6 +18,10 @@ pub enum Command {
         #[arg(long, default_value_t = crate::bench::DEFAULT_NODES)]
         nodes: u64,
     },
+    /// Speak GTP on stdin/stdout (GoGui, gogui-twogtp), with GoGui's NoGo rules commands.
+    Gtp(crate::gtp::GtpArgs),
+    /// Play the bot in the terminal.
+    Play(crate::play::PlayArgs),
     /// Play a match between two players, judged as on Botzone; print the score and statistics.
     Arena(Box<crate::arena::ArenaArgs>),
 }
@@ -30,6 +34,8 @@ pub fn run() -> i32 {
             crate::bench::run(nodes);
             0
         }
+        Some(Command::Gtp(args)) => crate::gtp::run(args),
+        Some(Command::Play(args)) => crate::play::run(args),
         Some(Command::Arena(args)) => crate::arena::run(*args),
         None => {
             let _ = EngineKind::Mcts;

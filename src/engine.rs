@@ -76,6 +76,11 @@ pub enum EngineKind {
     Mcts,
     /// Uniformly random among legal moves.
     Random,
+    /// The seed bot: evaluation-only MCTS with the mobility score.
+    Seed,
+    /// The seed's alpha-beta with its shaped evaluation.
+    #[value(name = "alphabeta")]
+    AlphaBeta,
 }
 
 impl EngineKind {
@@ -84,6 +89,8 @@ impl EngineKind {
         match self {
             EngineKind::Mcts => "mcts",
             EngineKind::Random => "random",
+            EngineKind::Seed => "seed",
+            EngineKind::AlphaBeta => "alphabeta",
         }
     }
 }
@@ -93,5 +100,7 @@ pub fn create(kind: EngineKind, seed: u64) -> Box<dyn Engine> {
     match kind {
         EngineKind::Mcts => Box::new(crate::mcts::Mcts::new(crate::params::Params::default(), seed)),
         EngineKind::Random => Box::new(crate::engines::random::RandomEngine::new(seed)),
+        EngineKind::Seed => Box::new(crate::engines::seed::SeedEngine::new()),
+        EngineKind::AlphaBeta => Box::new(crate::engines::alphabeta::AlphaBetaEngine::new(seed)),
     }
 }

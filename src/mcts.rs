@@ -1,11 +1,13 @@
 //! Monte Carlo tree search scored by evaluation, not playouts.
 //!
 //! The tree is an arena (`Vec<Node>`, index links) allocated once at the memory cap. A node's
-//! children are one contiguous block, allocated when the node is first revisited and tried in
-//! board order; once all are tried, UCB picks among them. A new node is scored by
-//! [`eval::value`] and the value is backed up, flipped at each level. Between moves the subtree
-//! of the position reached is kept and slid to the front of the arena in place, so memory never
-//! passes the cap however many turns are played.
+//! children are one contiguous block, created one at a time in a fixed order (points both
+//! sides may play first) as the search tries them; the block grows by doubling, so the arena
+//! holds little more than the nodes searched. UCB picks among the tried children, and a new one
+//! is tried while the best score is below the first-play urgency. A new node is scored by
+//! [`eval::value`] (or proven won or lost) and the value is backed up, flipped at each level.
+//! Between moves the subtree of the position reached is kept and slid to the front of the arena
+//! in place, so memory never passes the cap however many turns are played.
 
 use crate::bitboard::Bitboard;
 use crate::engine::{Budget, Engine, Report};
@@ -25,17 +27,30 @@ struct Node {
     /// `1 / sqrt(visits)`, kept so selection needs no square root per child.
     inv_sqrt_visits: f32,
     visits: u32,
-    /// Index of the first child; meaningful when `children > 0`.
+    /// Index of the first child; meaningful when `tried > 0`.
     first_child: u32,
     /// Bitboard index of the move.
     mv: u8,
-    /// Size of the children block (0 until expanded).
+    /// Number of legal moves here (0 until first expanded).
     children: u8,
-    /// Children tried so far, in block order.
+    /// Children tried so far: the first `tried` of the block, in move order.
     tried: u8,
-    /// The side to move here has no legal move: the mover won.
-    terminal: bool,
+    /// Game-theoretic value for the player who made `mv`: `WIN`, `LOSS` or `UNKNOWN`.
+    proof: i8,
 }
+
+const UNKNOWN: i8 = 0;
+/// The player who moved into the node wins with best play.
+const WIN: i8 = 1;
+/// The player who moved into the node loses with best play.
+const LOSS: i8 = -1;
+
+/// At most this many of the opponent's legal points can become illegal through one move: the
+/// move's own point, its up to 4 neighbours (which may lose their last empty neighbour), the
+/// last liberties of up to 4 opponent groups it puts in atari, and the last liberty of its own
+/// group. An opponent with more legal points cannot be left without a move, so the exact
+/// test for a decisive move is skipped.
+const MOST_POINTS_ONE_MOVE_CLOSES: u32 = 10;
 
 impl Node {
     fn leaf(mv: Point) -> Node {
@@ -53,10 +68,45 @@ impl Node {
         Point::from_index(self.mv).expect("node moves are board points")
     }
 
+    /// The tried children's indices.
     fn child_range(&self) -> std::ops::Range<usize> {
         let first = self.first_child as usize;
-        first..first + self.children as usize
+        first..first + self.tried as usize
     }
+
+    /// The whole children block, untried slots included.
+    fn block_range(&self) -> std::ops::Range<usize> {
+        let first = self.first_child as usize;
+        first..first + block_capacity(self.tried as usize, self.children as usize)
+    }
+}
+
+/// Slots in the children block of a node with `legal` moves once `tried` are tried: doubling
+/// from 4, so growing costs little and the block is at most twice what is used.
+#[inline]
+fn block_capacity(tried: usize, legal: usize) -> usize {
+    if tried == 0 {
+        0
+    } else {
+        legal.min(tried.next_power_of_two().max(4))
+    }
+}
+
+/// The `n`-th move in the order children are tried: points both sides may play, then points
+/// only the side to move may play (taking a contested point denies it to the opponent; a
+/// point only we may play stays ours for later), each in board order.
+#[inline]
+fn nth_move(position: &Position, n: usize) -> Point {
+    let to_move = position.to_move();
+    let own = position.legal(to_move);
+    let contested = own & position.legal(!to_move);
+    let first_class = contested.count() as usize;
+    let found = if n < first_class {
+        contested.nth(n as u32)
+    } else {
+        (own - contested).nth((n - first_class) as u32)
+    };
+    found.expect("n is below the number of legal moves")
 }
 
 /// Deepest path an iteration can take: one move per board point, plus the root.
@@ -121,7 +171,7 @@ impl Mcts {
             return None;
         }
         let node = self.nodes[index];
-        for child in node.child_range().take(node.tried as usize) {
+        for child in node.child_range() {
             let mut next = at.clone();
             next.play_unchecked(self.nodes[child].point());
             if let Some(found) = self.find_below(child, &next, target, depth - 1) {
@@ -131,22 +181,23 @@ impl Mcts {
         None
     }
 
-    /// Keeps only the subtree under `root`, slid to the front of the arena in place. Children
-    /// are always allocated after their parent, so sliding live nodes down in index order
-    /// never overwrites one not yet moved, and the subtree's root lands at index 0.
+    /// Keeps only the subtree under `root` (whole children blocks, so they can keep growing in
+    /// place), with `root` at index 0 and its descendants slid down in place behind it. Sliding live nodes down in index order never overwrites one
+    /// not yet moved: each goes to one plus its rank among the live descendants, and the
+    /// dead old root at index 0 is below all of them.
     fn compact_to(&mut self, root: usize) {
         let words = self.nodes.len().div_ceil(64);
         let mut live = vec![0u64; words];
         let mut stack = vec![root];
-        live[root / 64] |= 1 << (root % 64);
         while let Some(index) = stack.pop() {
-            for child in self.nodes[index].child_range() {
-                live[child / 64] |= 1 << (child % 64);
-                stack.push(child);
+            let node = self.nodes[index];
+            for slot in node.block_range() {
+                live[slot / 64] |= 1 << (slot % 64);
             }
+            stack.extend(node.child_range());
         }
         let mut before = Vec::with_capacity(words);
-        let mut total = 0u32;
+        let mut total = 1u32;
         for word in &live {
             before.push(total);
             total += word.count_ones();
@@ -155,18 +206,22 @@ impl Mcts {
             let below = live[old / 64] & ((1u64 << (old % 64)) - 1);
             before[old / 64] + below.count_ones()
         };
+        let relink = |mut node: Node| {
+            if node.tried > 0 {
+                node.first_child = new_index(node.first_child as usize);
+            }
+            node
+        };
+        let new_root = relink(self.nodes[root]);
         for (w, &word) in live.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let old = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let mut node = self.nodes[old];
-                if node.children > 0 {
-                    node.first_child = new_index(node.first_child as usize);
-                }
-                self.nodes[new_index(old) as usize] = node;
+                self.nodes[new_index(old) as usize] = relink(self.nodes[old]);
             }
         }
+        self.nodes[0] = new_root;
         self.nodes.truncate(total as usize);
     }
 
@@ -181,75 +236,133 @@ impl Mcts {
             path[depth] = index as u32;
             depth += 1;
             let node = self.nodes[index];
+            if node.proof != UNKNOWN {
+                break if node.proof == WIN { 1.0 } else { 0.0 };
+            }
             if node.visits == 0 {
-                let value = eval::value(&position, self.params.eval_slope);
-                if value == 1.0 {
-                    self.nodes[index].terminal = true;
-                }
-                break value;
+                break self.evaluate(index, &position);
             }
-            if node.terminal {
-                break 1.0;
-            }
-            if node.children == 0 && !self.expand(index, &position) {
+            let Some(child) = self.select(index, &position) else {
                 // The arena is full: refine what is there by backing the node's value up again.
                 break node.mean;
-            }
-            let child = self.select(index);
+            };
             position.play_unchecked(self.nodes[child].point());
             index = child;
         };
-        let mut value = value;
-        for &i in path[..depth].iter().rev() {
-            self.nodes[i as usize].update(value);
+        self.backup(&path[..depth], value);
+    }
+
+    /// Scores a new node from its position, proving it when the side to move has no move
+    /// (the mover won) or has a move that leaves the mover none (the mover lost).
+    #[inline]
+    fn evaluate(&mut self, index: usize, position: &Position) -> f32 {
+        let to_move = position.to_move().index();
+        let legal = position.legal_both();
+        let (own, theirs) = (legal[to_move], legal[1 - to_move]);
+        let (proof, value) = if own.is_empty() {
+            (WIN, 1.0)
+        } else if find_decisive(position, own, theirs).is_some() {
+            (LOSS, 0.0)
+        } else {
+            (UNKNOWN, eval::value(position, legal, &self.params))
+        };
+        self.nodes[index].proof = proof;
+        value
+    }
+
+    /// Backs `value` (for the player who moved into the last node of `path`) up the path,
+    /// flipping it at each level, and propagates proofs: a node is lost for its mover when a
+    /// child is won for the side to move there, won when every child is lost.
+    #[inline]
+    fn backup(&mut self, path: &[u32], mut value: f32) {
+        let mut child_proof = UNKNOWN;
+        for &i in path.iter().rev() {
+            let i = i as usize;
+            if child_proof == WIN {
+                self.nodes[i].proof = LOSS;
+            } else if child_proof == LOSS && self.all_children_lost(i) {
+                self.nodes[i].proof = WIN;
+            }
+            self.nodes[i].update(value);
+            child_proof = self.nodes[i].proof;
             value = 1.0 - value;
         }
     }
 
-    /// Allocates the children of a node whose position is `position`; false when full.
-    fn expand(&mut self, index: usize, position: &Position) -> bool {
-        let legal = position.legal_moves();
-        let count = legal.count() as usize;
-        if self.nodes.len() + count > self.capacity {
-            return false;
-        }
-        let first = self.nodes.len();
-        self.nodes.extend(legal.iter().map(Node::leaf));
-        let node = &mut self.nodes[index];
-        node.first_child = first as u32;
-        node.children = count as u8;
-        true
+    fn all_children_lost(&self, index: usize) -> bool {
+        let node = self.nodes[index];
+        node.tried == node.children && self.nodes[node.child_range()].iter().all(|c| c.proof == LOSS)
     }
 
-    /// The child to descend into: the next untried one, else the best by UCB.
+    /// The child to descend into from a visited node whose position is `position`: the best
+    /// tried child by UCB among those not proven lost, or the next untried child when none
+    /// scores above the first-play urgency. `None` when a child is needed and the arena is full.
     #[inline]
-    fn select(&mut self, index: usize) -> usize {
-        let node = self.nodes[index];
-        let first = node.first_child as usize;
-        if node.tried < node.children {
-            self.nodes[index].tried += 1;
-            return first + node.tried as usize;
+    fn select(&mut self, index: usize, position: &Position) -> Option<usize> {
+        let mut node = self.nodes[index];
+        if node.children == 0 {
+            node.children = position.legal_moves().count() as u8;
+            self.nodes[index].children = node.children;
         }
         let explore = self.params.exploration * (node.visits as f32).ln().sqrt();
-        let children = &self.nodes[node.child_range()];
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
-        for (i, child) in children.iter().enumerate() {
-            let score = child.mean + explore * child.inv_sqrt_visits;
+        for (i, c) in self.nodes[node.child_range()].iter().enumerate() {
+            let mut score = c.mean + explore * c.inv_sqrt_visits;
+            if c.proof == LOSS {
+                score = -1.0;
+            }
             if score > best_score {
                 best_score = score;
                 best = i;
             }
         }
-        first + best
+        if node.tried < node.children && best_score < self.params.first_play_urgency {
+            if let Some(child) = self.try_next(index, position) {
+                return Some(child);
+            }
+        }
+        (node.tried > 0).then_some(node.first_child as usize + best)
     }
 
-    /// The most visited tried child of a node.
-    fn most_visited(&self, index: usize) -> Option<usize> {
+    /// Creates the next untried child of a node, growing its block when full; `None` when
+    /// the arena has no room.
+    fn try_next(&mut self, index: usize, position: &Position) -> Option<usize> {
         let node = self.nodes[index];
-        node.child_range()
-            .take(node.tried as usize)
-            .max_by_key(|&c| (self.nodes[c].visits, std::cmp::Reverse(c)))
+        let (tried, legal) = (node.tried as usize, node.children as usize);
+        let mut first = node.first_child as usize;
+        if tried == block_capacity(tried, legal) {
+            let grown = block_capacity(tried + 1, legal);
+            if self.nodes.len() + grown > self.capacity {
+                return None;
+            }
+            let new_first = self.nodes.len();
+            self.nodes.extend_from_within(first..first + tried);
+            self.nodes.resize(new_first + grown, Node::default());
+            first = new_first;
+            self.nodes[index].first_child = first as u32;
+        }
+        self.nodes[first + tried] = Node::leaf(nth_move(position, tried));
+        self.nodes[index].tried += 1;
+        Some(first + tried)
+    }
+
+    /// The child of a node to play: a proven win, else the most visited not proven lost,
+    /// else (everything lost) the most visited.
+    fn best_child(&self, index: usize) -> Option<usize> {
+        let node = self.nodes[index];
+        let tried = node.child_range();
+        let key = |&c: &usize| {
+            let child = self.nodes[c];
+            (child.proof, child.visits, std::cmp::Reverse(c))
+        };
+        tried.clone().find(|&c| self.nodes[c].proof == WIN).or_else(|| {
+            tried
+                .clone()
+                .filter(|&c| self.nodes[c].proof != LOSS)
+                .max_by_key(key)
+                .or_else(|| tried.max_by_key(key))
+        })
     }
 
     /// Visits of the root's child playing `mv` (0 when not searched).
@@ -261,10 +374,22 @@ impl Mcts {
             .map_or(0, |child| child.visits)
     }
 
+    /// The root's searched children after a search: each move with its visits and mean value
+    /// for the side to move at the root. For analysis displays; meaningful only after a
+    /// [`Engine::think`] that searched (a decisive move is answered without a search).
+    pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
+        let root = self.nodes.first().copied().unwrap_or_default();
+        root.child_range()
+            .take(root.tried as usize)
+            .map(|c| self.nodes[c])
+            .map(|n| (n.point(), n.visits, n.mean))
+            .collect()
+    }
+
     fn principal_variation(&self) -> Vec<Point> {
         let mut pv = Vec::new();
         let mut index = 0;
-        while let Some(child) = self.most_visited(index) {
+        while let Some(child) = self.best_child(index) {
             pv.push(self.nodes[child].point());
             index = child;
         }
@@ -274,8 +399,20 @@ impl Mcts {
 
 /// A move that leaves the opponent no legal move, if there is one: it wins at once.
 pub fn decisive_move(position: &Position) -> Option<Point> {
+    let legal = position.legal_both();
+    let to_move = position.to_move().index();
+    find_decisive(position, legal[to_move], legal[1 - to_move])
+}
+
+/// A move among `own` (the side to move's legal set) after which the opponent, whose legal
+/// set is `theirs`, has no legal move.
+#[inline]
+fn find_decisive(position: &Position, own: Bitboard, theirs: Bitboard) -> Option<Point> {
+    if theirs.count() > MOST_POINTS_ONE_MOVE_CLOSES {
+        return None;
+    }
     let opponent = !position.to_move();
-    position.legal_moves().iter().find(|&p| {
+    own.iter().find(|&p| {
         let mut next = position.clone();
         next.play_unchecked(p);
         next.legal(opponent).is_empty()
@@ -297,14 +434,14 @@ impl Engine for Mcts {
         self.set_root(position);
         let mut iterations = 0u64;
         let max = budget.nodes.unwrap_or(u64::MAX);
-        while iterations < max {
+        while iterations < max && self.nodes[0].proof == UNKNOWN {
             self.iterate(position);
             iterations += 1;
             if iterations.is_multiple_of(CLOCK_INTERVAL) && budget.expired() {
                 break;
             }
         }
-        let best_child = self.most_visited(0);
+        let best_child = self.best_child(0);
         let (best, win_rate) = match best_child {
             Some(child) => (self.nodes[child].point(), self.nodes[child].mean as f64),
             None => {
@@ -314,13 +451,18 @@ impl Engine for Mcts {
                 (pick, 0.5)
             }
         };
+        let proven = match self.nodes[0].proof {
+            LOSS => Some(true),
+            WIN => Some(false),
+            _ => None,
+        };
         Report {
             best,
             iterations,
             elapsed: started.elapsed(),
-            win_rate,
+            win_rate: proven.map_or(win_rate, |won| if won { 1.0 } else { 0.0 }),
             pv: self.principal_variation(),
-            proven: None,
+            proven,
         }
     }
 
@@ -387,7 +529,7 @@ mod tests {
             }
             let reply = position.legal_moves().nth(rng.u32(..position.legal_moves().count())).unwrap();
             let searched_reply = {
-                let child = mcts.most_visited(0).unwrap();
+                let child = mcts.best_child(0).unwrap();
                 mcts.nodes[child].tried > 0
             };
             position.play(reply).unwrap();
@@ -407,13 +549,31 @@ mod tests {
         }
     }
 
+    /// Checks every tried child is a legal, distinct move of its parent's position and no
+    /// node has fewer visits than its children together.
+    fn assert_consistent(mcts: &Mcts, index: usize, position: &Position) {
+        let node = mcts.nodes[index];
+        let mut seen = Bitboard::EMPTY;
+        let mut child_visits = 0;
+        for child in node.child_range() {
+            let p = mcts.nodes[child].point();
+            assert!(position.legal_moves().has(p) && !seen.has(p), "child {p} of node {index}");
+            seen |= Bitboard::from(p);
+            child_visits += mcts.nodes[child].visits;
+            let mut next = position.clone();
+            next.play_unchecked(p);
+            assert_consistent(mcts, child, &next);
+        }
+        assert!(node.visits >= child_visits);
+    }
+
     #[test]
-    fn compaction_keeps_the_subtree_intact() {
+    fn compaction_keeps_the_subtree_intact_and_growable() {
         let mut mcts = Mcts::new(Params::default(), 0);
         let root = Position::new();
         mcts.think(&root, &Budget::nodes(20_000));
-        let child = mcts.most_visited(0).unwrap();
-        let grandchild = mcts.most_visited(child).unwrap();
+        let child = mcts.best_child(0).unwrap();
+        let grandchild = mcts.best_child(child).unwrap();
         let mut target = root.clone();
         target.play_unchecked(mcts.nodes[child].point());
         target.play_unchecked(mcts.nodes[grandchild].point());
@@ -422,7 +582,10 @@ mod tests {
         mcts.set_root(&target);
         assert_eq!(subtree_visits(&mcts, 0), sum_before);
         assert_eq!(subtree_size(&mcts, 0), size_before);
-        assert_eq!(mcts.tree_size(), size_before);
+        assert!(mcts.tree_size() >= size_before);
+        assert_consistent(&mcts, 0, &target);
+        mcts.think(&target, &Budget::nodes(20_000));
+        assert_consistent(&mcts, 0, &target);
     }
 
     fn subtree_visits(mcts: &Mcts, index: usize) -> u64 {

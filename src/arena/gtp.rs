@@ -55,7 +55,7 @@ impl GtpPlayer {
         self.start()?;
         let process = self.process.as_mut().expect("started");
         for (i, p) in moves.iter().enumerate().skip(self.known) {
-            let colour = if i.is_multiple_of(2) { Color::Black } else { Color::White };
+            let colour = crate::game::Game::colour_of_move(i);
             command(process, &format!("play {} {p}", gtp_colour(colour)), SETUP_LIMIT)?;
         }
         self.known = moves.len();

@@ -14,7 +14,7 @@ pub mod process;
 pub mod stats;
 
 use crate::point::Color;
-use judge::{Game, Limits, Verdict};
+use judge::{Limits, Outcome, Verdict};
 use openings::Opening;
 use player::PlayerSpec;
 use serde_json::json;
@@ -107,7 +107,7 @@ struct Played {
     number: u64,
     player1_colour: Color,
     opening: usize,
-    game: Game,
+    game: Outcome,
 }
 
 impl Match {

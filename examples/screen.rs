@@ -1,0 +1,76 @@
+//! Quick in-process screening of search parameters: `cargo run --release --example screen --
+//! PAIRS NODES CANDIDATE BASELINE` plays the candidate against the baseline from random
+//! two-move openings, each opening twice with colours swapped, at a fixed number of nodes per
+//! move. An engine is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters
+//! (exploration, eval_slope, fpu, eye_weight). Decisions that go in are confirmed with `nogo arena`.
+use nogo::engine::{create, Budget, Engine, EngineKind};
+use nogo::mcts::Mcts;
+use nogo::params::Params;
+use nogo::Position;
+
+fn engine(spec: &str, seed: u64) -> Box<dyn Engine> {
+    match spec {
+        "seed" => create(EngineKind::Seed, seed),
+        "alphabeta" => create(EngineKind::AlphaBeta, seed),
+        _ => Box::new(Mcts::new(params(spec), seed)),
+    }
+}
+
+fn params(spec: &str) -> Params {
+    let mut p = Params { memory_bytes: 64 << 20, ..Params::default() };
+    for kv in spec.split(',').filter(|s| !s.is_empty()) {
+        let (k, v) = kv.split_once('=').expect("key=value");
+        let v: f32 = v.parse().expect("number");
+        match k {
+            "exploration" => p.exploration = v,
+            "eval_slope" => p.eval_slope = v,
+            "fpu" => p.first_play_urgency = v,
+            "eye_weight" => p.eye_weight = v,
+            _ => panic!("unknown key {k}"),
+        }
+    }
+    p
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let pairs: u64 = args[1].parse().unwrap();
+    let nodes: u64 = args[2].parse().unwrap();
+    let (a, b) = (args[3].as_str(), args.get(4).map_or("", |s| s.as_str()));
+    let wins: u64 = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2u64)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut wins = 0;
+                    for pair in (t..pairs).step_by(2) {
+                        let mut rng = fastrand::Rng::with_seed(pair);
+                        let mut opening = Position::new();
+                        for _ in 0..2 {
+                            let legal = opening.legal_moves();
+                            opening.play(legal.nth(rng.u32(..legal.count())).unwrap()).unwrap();
+                        }
+                        for candidate_black in [true, false] {
+                            let mut pos = opening.clone();
+                            let mut black = engine(if candidate_black { a } else { b }, pair);
+                            let mut white = engine(if candidate_black { b } else { a }, pair);
+                            while !pos.is_terminal() {
+                                let side =
+                                    if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };
+                                let r = side.think(&pos, &Budget::nodes(nodes));
+                                pos.play(r.best).unwrap();
+                            }
+                            let black_won = pos.winner() == Some(nogo::Color::Black);
+                            wins += (black_won == candidate_black) as u64;
+                        }
+                    }
+                    wins
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    let games = 2 * pairs;
+    let p = wins as f64 / games as f64;
+    let half = 1.96 * (p * (1.0 - p) / games as f64).sqrt();
+    println!("candidate {wins}/{games} = {:.1}% +- {:.1}%", 100.0 * p, 100.0 * half);
+}
