@@ -14,18 +14,20 @@ const SETUP_LIMIT: Duration = Duration::from_secs(10);
 /// A GTP engine for one game.
 pub struct GtpPlayer {
     command: String,
+    /// The per-turn limit, told to the engine.
+    turn_limit: Duration,
     process: Option<BotProcess>,
     /// Moves of the game the engine already knows.
     known: usize,
 }
 
 impl GtpPlayer {
-    pub fn new(command: &str) -> GtpPlayer {
-        GtpPlayer { command: command.to_string(), process: None, known: 0 }
+    pub fn new(command: &str, turn_limit: Duration) -> GtpPlayer {
+        GtpPlayer { command: command.to_string(), turn_limit, process: None, known: 0 }
     }
 
     /// Starts the engine and sets up an empty 9x9 board, on the first turn.
-    fn start(&mut self, limit: Duration) -> Result<(), Fault> {
+    fn start(&mut self) -> Result<(), Fault> {
         if self.process.is_some() {
             return Ok(());
         }
@@ -34,9 +36,12 @@ impl GtpPlayer {
         let process = self.process.insert(process);
         command(process, "boardsize 9", SETUP_LIMIT)?;
         command(process, "clear_board", SETUP_LIMIT)?;
-        // Optional: engines that know it keep to the judge's limit (byo-yomi of one move).
-        let seconds = limit.as_secs_f64().max(1.0).round() as u64;
-        let _ = command(process, &format!("time_settings 0 {seconds} 1"), SETUP_LIMIT);
+        // Engines that know it keep to the judge's limit (byo-yomi of one move). GTP counts
+        // whole seconds: a shorter limit must be set on the engine's own command line.
+        let seconds = self.turn_limit.as_secs();
+        if seconds >= 1 {
+            let _ = command(process, &format!("time_settings 0 {seconds} 1"), SETUP_LIMIT);
+        }
         Ok(())
     }
 
@@ -47,10 +52,10 @@ impl GtpPlayer {
         limit: Duration,
         start: &mut Instant,
     ) -> Result<Answer, Fault> {
-        self.start(limit)?;
+        self.start()?;
         let process = self.process.as_mut().expect("started");
         for (i, p) in moves.iter().enumerate().skip(self.known) {
-            let colour = if i.is_multiple_of(2) { Color::Black } else { Color::White };
+            let colour = crate::game::Game::colour_of_move(i);
             command(process, &format!("play {} {p}", gtp_colour(colour)), SETUP_LIMIT)?;
         }
         self.known = moves.len();

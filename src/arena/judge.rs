@@ -2,9 +2,9 @@
 //! does. Every answer is checked by [`Position`]; the first fault or illegal move loses, and a
 //! player whose opponent is left without a legal move wins.
 
-use super::player::{Answer, FaultKind, Player};
+use super::player::{FaultKind, Player};
 use crate::point::{Color, Point};
-use crate::position::{PlayError, Position};
+use crate::position::PlayError;
 use crate::sgf::{GameRecord, GameResult};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -100,7 +100,7 @@ impl fmt::Display for Verdict {
 
 /// A finished game.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Outcome {
     pub record: GameRecord,
     pub winner: Color,
     pub verdict: Verdict,
@@ -116,18 +116,16 @@ pub fn play(
     opening: &[Point],
     limits: Limits,
     stop: &AtomicBool,
-) -> Option<Game> {
-    let mut position =
-        Position::from_moves(opening.iter().copied()).expect("openings are checked when loaded");
-    let mut moves = opening.to_vec();
+) -> Option<Outcome> {
+    let mut game = crate::game::Game::from_moves(opening.to_vec()).expect("openings are checked when loaded");
     let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
     let (loser, verdict, reason) = loop {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let colour = position.to_move();
+        let colour = game.position().to_move();
         let limit = if times[colour.index()].is_empty() { limits.first_turn } else { limits.turn };
-        let turn = players[colour.index()].turn(&position, &moves, limit);
+        let turn = players[colour.index()].turn(game.position(), game.moves(), limit);
         times[colour.index()].push(turn.elapsed);
         let answer = match turn.outcome {
             Ok(answer) => answer,
@@ -136,40 +134,27 @@ pub fn play(
                 break (colour, Verdict::from(fault.kind), reason);
             }
         };
-        match play_answer(&mut position, answer) {
-            Ok(p) => moves.push(p),
-            Err(e) => {
-                let reason = format!("{colour} played an illegal move ({}, {}): {e}", answer.x, answer.y);
-                break (colour, Verdict::Illegal(e.into()), reason);
-            }
+        let played =
+            Point::from_botzone(answer.x, answer.y).ok_or(PlayError::OffBoard).and_then(|p| game.play(p));
+        if let Err(e) = played {
+            let reason = format!("{colour} played an illegal move ({}, {}): {e}", answer.x, answer.y);
+            break (colour, Verdict::Illegal(e.into()), reason);
         }
-        if position.is_terminal() {
-            let loser = position.to_move();
-            break (loser, Verdict::NoLegalMove, format!("{loser} has no legal move"));
+        if let Some(result) = game.result() {
+            break (!result.winner, Verdict::NoLegalMove, result.reason);
         }
     };
     let winner = !loser;
-    let record = GameRecord {
-        black: names[0].to_string(),
-        white: names[1].to_string(),
-        moves,
-        result: Some(GameResult { winner, reason }),
-        comment: String::new(),
-    };
-    Some(Game { record, winner, verdict, times })
-}
-
-/// Plays an answer given as coordinates, through the rules.
-fn play_answer(position: &mut Position, answer: Answer) -> Result<Point, PlayError> {
-    let p = Point::from_botzone(answer.x, answer.y).ok_or(PlayError::OffBoard)?;
-    position.play(p)?;
-    Ok(p)
+    let mut record = game.to_record(names[0], names[1]);
+    record.result = Some(GameResult { winner, reason });
+    Some(Outcome { record, winner, verdict, times })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::player::{Fault, Turn};
+    use crate::arena::player::{Answer, Fault, Turn};
+    use crate::position::Position;
 
     /// Plays a fixed list of answers, then a fault.
     struct Scripted(Vec<Result<Answer, Fault>>);
@@ -195,7 +180,7 @@ mod tests {
         black: Vec<Result<Answer, Fault>>,
         white: Vec<Result<Answer, Fault>>,
         opening: &[Point],
-    ) -> Game {
+    ) -> Outcome {
         let (mut b, mut w) = (Scripted(black), Scripted(white));
         play([&mut b, &mut w], ["b", "w"], opening, LIMITS, &AtomicBool::new(false)).unwrap()
     }

@@ -14,7 +14,7 @@ pub mod process;
 pub mod stats;
 
 use crate::point::Color;
-use judge::{Game, Limits, Verdict};
+use judge::{Limits, Outcome, Verdict};
 use openings::Opening;
 use player::PlayerSpec;
 use serde_json::json;
@@ -107,7 +107,7 @@ struct Played {
     number: u64,
     player1_colour: Color,
     opening: usize,
-    game: Game,
+    game: Outcome,
 }
 
 impl Match {
@@ -154,8 +154,8 @@ impl Match {
     fn play_game(&self, number: u64, stop: &AtomicBool) -> Option<Played> {
         let (opening, player1_colour) = self.schedule(number);
         let engine_seed = |player: u64| splitmix(self.seed ^ splitmix(2 * number + player));
-        let mut player1 = self.specs[0].create(engine_seed(0));
-        let mut player2 = self.specs[1].create(engine_seed(1));
+        let mut player1 = self.specs[0].create(engine_seed(0), self.limits.turn);
+        let mut player2 = self.specs[1].create(engine_seed(1), self.limits.turn);
         let (black, white, names) = match player1_colour {
             Color::Black => (&mut player1, &mut player2, [self.names[0].as_str(), &self.names[1]]),
             Color::White => (&mut player2, &mut player1, [self.names[1].as_str(), &self.names[0]]),
@@ -165,17 +165,22 @@ impl Match {
         Some(Played { number, player1_colour, opening, game })
     }
 
+    /// Games played at once: no more than there are games.
+    fn concurrency(&self) -> usize {
+        self.args.concurrency.min(usize::try_from(self.args.games).unwrap_or(usize::MAX))
+    }
+
     fn warn_if_oversubscribed(&self) {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         // Botzone bots are stopped or gone between turns and built-in engines think only when
         // asked, so a game keeps one core busy; a GTP engine may ponder on its opponent's time.
         let per_game = 1 + self.specs.iter().filter(|s| s.may_ponder()).count();
-        let needed = self.args.concurrency * per_game;
+        let concurrency = self.concurrency();
+        let needed = concurrency * per_game;
         if needed > cores {
             eprintln!(
-                "nogo arena: warning: -j {} needs {needed} cores ({per_game} per game) but {cores} are \
-                 available; move times will suffer",
-                self.args.concurrency
+                "nogo arena: warning: -j {concurrency} needs {needed} cores ({per_game} per game) but \
+                 {cores} are available; move times will suffer"
             );
         }
     }
@@ -190,7 +195,7 @@ impl Match {
         let progress = Progress { enabled: !self.args.quiet, terminal: std::io::stderr().is_terminal() };
         std::thread::scope(|scope| {
             let (sender, receiver) = mpsc::channel();
-            for _ in 0..self.args.concurrency.min(total as usize) {
+            for _ in 0..self.concurrency() {
                 let (sender, next, stop, this) = (sender.clone(), &next, &stop, &self);
                 scope.spawn(move || loop {
                     let number = next.fetch_add(1, Ordering::Relaxed);
@@ -205,6 +210,10 @@ impl Match {
             }
             drop(sender);
             for played in receiver {
+                // Games that end after the SPRT decided are not counted: the match ended there.
+                if decision.is_some() {
+                    continue;
+                }
                 tally.add(played.player1_colour, &played.game);
                 self.write_sgf(&played);
                 if played.game.verdict != Verdict::NoLegalMove {

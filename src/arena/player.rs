@@ -138,12 +138,13 @@ impl PlayerSpec {
         matches!(self, PlayerSpec::Gtp { .. })
     }
 
-    /// A fresh player for one game; `seed` feeds a built-in engine's random choices.
-    pub fn create(&self, seed: u64) -> Box<dyn Player> {
+    /// A fresh player for one game; `seed` feeds a built-in engine's random choices, and
+    /// `turn_limit` is the match's per-turn limit (GTP engines are told it).
+    pub fn create(&self, seed: u64, turn_limit: Duration) -> Box<dyn Player> {
         match self {
             PlayerSpec::Builtin(kind) => Box::new(BuiltinPlayer { engine: engine::create(*kind, seed) }),
             PlayerSpec::Botzone { command, format } => Box::new(BotzonePlayer::new(command, *format)),
-            PlayerSpec::Gtp { command } => Box::new(GtpPlayer::new(command)),
+            PlayerSpec::Gtp { command } => Box::new(GtpPlayer::new(command, turn_limit)),
         }
     }
 }
@@ -216,7 +217,7 @@ mod tests {
     #[test]
     fn builtin_players_answer_legal_moves_in_time() {
         let position = Position::from_moves([Point::from_xy(4, 4).unwrap()]).unwrap();
-        let mut player = PlayerSpec::Builtin(EngineKind::Random).create(3);
+        let mut player = PlayerSpec::Builtin(EngineKind::Random).create(3, Duration::from_secs(1));
         let turn = player.turn(&position, &[], Duration::from_secs(5));
         let answer = turn.outcome.unwrap();
         let point = Point::from_botzone(answer.x, answer.y).unwrap();

@@ -11,7 +11,7 @@
 //!   cutechess-cli's SPRT when there are no draws (its draw Elo is then 0).
 //! - move times: maximum and 99th percentile (nearest rank).
 
-use super::judge::{Game, Verdict};
+use super::judge::{Outcome, Verdict};
 use crate::point::Color;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -149,7 +149,7 @@ pub struct Tally {
 
 impl Tally {
     /// Adds a game in which player 1 had `player1_colour`.
-    pub fn add(&mut self, player1_colour: Color, game: &Game) {
+    pub fn add(&mut self, player1_colour: Color, game: &Outcome) {
         let record = &mut self.by_colour[player1_colour.index()];
         let loser_player = if game.winner == player1_colour {
             record.wins += 1;
@@ -349,7 +349,7 @@ mod tests {
     #[test]
     fn tally_counts_by_colour_verdict_and_player() {
         use crate::sgf::GameRecord;
-        let game = |winner, verdict, times: [Vec<u64>; 2]| Game {
+        let game = |winner, verdict, times: [Vec<u64>; 2]| Outcome {
             record: GameRecord::default(),
             winner,
             verdict,
