@@ -234,20 +234,22 @@ impl Session {
         (json["response"]["x"].as_i64().unwrap(), json["response"]["y"].as_i64().unwrap())
     }
 
-    /// What the wrapper's process now runs.
-    fn executable(&self) -> String {
-        fs::read_link(format!("/proc/{}/exe", self.child.id())).unwrap().display().to_string()
+    /// What the wrapper's process now runs: its name and its bytes.
+    fn executable(&self) -> (String, Vec<u8>) {
+        let exe = format!("/proc/{}/exe", self.child.id());
+        (fs::read_link(&exe).unwrap().display().to_string(), fs::read(&exe).unwrap())
     }
 }
 
-/// Each wrapper replaces its own process with the bot (no process in between), which keeps
-/// running across turns; end of input ends it cleanly.
+/// Each wrapper replaces its own process with the bot (no process in between), byte for byte
+/// the packaged executable, which keeps running across turns; end of input ends it cleanly.
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn each_wrapper_becomes_the_bot_and_keeps_running() {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-cache");
     fs::create_dir_all(&cache).unwrap();
     let cache_str = cache.to_str().unwrap();
+    let packaged = fs::read(artefacts().dir.join("nogo")).unwrap();
     for wrapper in WRAPPERS {
         for (envs, runs_from) in [
             (&[][..], "/memfd:nogo"),
@@ -255,8 +257,9 @@ fn each_wrapper_becomes_the_bot_and_keeps_running() {
         ] {
             let mut session = Session::start(wrapper, envs);
             let first = session.ask(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#);
-            let executable = session.executable();
+            let (executable, bytes) = session.executable();
             assert!(executable.starts_with(runs_from), "{wrapper:?} {envs:?} runs {executable}");
+            assert!(bytes == packaged, "{wrapper:?} {envs:?}: {executable} differs from dist/nogo");
             // Answer with any other point; the bot must then answer a third one.
             let reply = if first == (0, 0) { (8, 8) } else { (0, 0) };
             let second = session.ask(&format!(r#"{{"x":{},"y":{}}}"#, reply.0, reply.1));

@@ -49,11 +49,17 @@ def main():
         z.writestr("nogo", binary)
 
     compressor = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw deflate, as wrapper.cpp inflates
-    packed = base64.b64encode(compressor.compress(binary) + compressor.flush()).decode("ascii")
+    deflated = compressor.compress(binary) + compressor.flush()
+    packed = base64.b64encode(deflated).decode("ascii")
     lines = ('"%s"' % packed[i : i + LINE] for i in range(0, len(packed), LINE))
     cpp = fill(
         "wrapper.cpp",
-        dict(common, ARGS="".join(cpp_string(a) + ", " for a in baked), PAYLOAD="\n".join(lines)),
+        dict(
+            common,
+            ARGS="".join(cpp_string(a) + ", " for a in baked),
+            PACKED_CRC32="0x%08x" % (zlib.crc32(deflated) & 0xFFFFFFFF),
+            PAYLOAD="\n".join(lines),
+        ),
     )
     with open(os.path.join(out, "nogo-botzone.cpp"), "w") as f:
         f.write(cpp)

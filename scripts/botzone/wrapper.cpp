@@ -43,7 +43,8 @@ const int AT_EMPTY_PATH_FLAG = 0x1000;
 const char* const BAKED_ARGS[] = {@ARGS@ 0};
 
 const unsigned long BINARY_SIZE = @SIZE@UL;
-const uint32_t BINARY_CRC32 = @CRC32@U;
+const uint32_t BINARY_CRC32 = @CRC32@U;  // names the cached file
+const uint32_t PACKED_CRC32 = @PACKED_CRC32@U;
 const char PAYLOAD[] =
 @PAYLOAD@;
 
@@ -54,24 +55,37 @@ bool base64_decode(const char* text, size_t length, std::vector<unsigned char>& 
     for (int i = 0; i < 256; ++i) value[i] = -1;
     const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (int i = 0; i < 64; ++i) value[(unsigned char)alphabet[i]] = i;
-    out.reserve(length / 4 * 3);
-    uint32_t acc = 0;
-    int have = 0;
-    for (size_t i = 0; i < length && text[i] != '='; ++i) {
-        int v = value[(unsigned char)text[i]];
-        if (v < 0) return false;
-        acc = (acc << 6) | (uint32_t)v;
-        have += 6;
-        if (have >= 8) {
-            have -= 8;
-            out.push_back((unsigned char)(acc >> have));
+    while (length > 0 && text[length - 1] == '=') --length;
+    if (length % 4 == 1) return false;
+    out.resize(length / 4 * 3 + (length % 4 ? length % 4 - 1 : 0));
+    const unsigned char* in = (const unsigned char*)text;
+    unsigned char* to = out.empty() ? 0 : &out[0];
+    size_t i = 0;
+    for (; i + 4 <= length; i += 4) {
+        int a = value[in[i]], b = value[in[i + 1]], c = value[in[i + 2]], d = value[in[i + 3]];
+        if ((a | b | c | d) < 0) return false;
+        uint32_t v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | (uint32_t)d;
+        *to++ = (unsigned char)(v >> 16);
+        *to++ = (unsigned char)(v >> 8);
+        *to++ = (unsigned char)v;
+    }
+    uint32_t v = 0;
+    int bits = 0;
+    for (; i < length; ++i) {  // the last 2 or 3 characters: 1 or 2 bytes
+        int a = value[in[i]];
+        if (a < 0) return false;
+        v = v << 6 | (uint32_t)a;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            *to++ = (unsigned char)(v >> bits);
         }
     }
     return true;
 }
 
 // ---- inflate (RFC 1951, raw deflate) ------------------------------------------------------
-// Huffman codes decode through a 9-bit lookup table; longer codes, canonically, bit by bit.
+// Huffman codes decode through a 10-bit lookup table; longer codes, canonically, bit by bit.
 
 struct Bits {
     const unsigned char* data;
@@ -81,6 +95,15 @@ struct Bits {
     bool overrun;
 
     void need(int n) {
+        if (count >= n) return;
+        if (pos + 8 <= size) {  // refill whole bytes up to 56..63 bits at once
+            uint64_t word;
+            memcpy(&word, data + pos, 8);  // little-endian: x86-64
+            buffer |= word << count;
+            pos += (63 - count) >> 3;
+            count |= 56;
+            return;
+        }
         while (count < n) {
             uint64_t byte = 0;
             if (pos < size) byte = data[pos];
@@ -100,7 +123,7 @@ struct Bits {
     }
 };
 
-const int FAST_BITS = 9;
+const int FAST_BITS = 10;
 const int MAX_BITS = 15;
 
 struct Huffman {
@@ -172,14 +195,19 @@ const unsigned short DIST_BASE[30] = {1,   2,   3,   4,   5,   7,    9,    13,  
 const short DIST_EXTRA[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
                               6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
-bool inflate_codes(Bits& in, const Huffman& lit, const Huffman& dist, std::vector<unsigned char>& out,
-                   size_t limit) {
+// The output: `size` bytes written of `limit`, the executable's known size.
+struct Output {
+    unsigned char* data;
+    size_t size, limit;
+};
+
+bool inflate_codes(Bits& in, const Huffman& lit, const Huffman& dist, Output& out) {
     for (;;) {
         int s = lit.decode(in);
         if (s < 0 || in.overrun) return false;
         if (s < 256) {
-            if (out.size() >= limit) return false;
-            out.push_back((unsigned char)s);
+            if (out.size >= out.limit) return false;
+            out.data[out.size++] = (unsigned char)s;
         } else if (s == 256) {
             return true;
         } else {
@@ -189,16 +217,18 @@ bool inflate_codes(Bits& in, const Huffman& lit, const Huffman& dist, std::vecto
             int d = dist.decode(in);
             if (d < 0 || d >= 30) return false;
             size_t back = DIST_BASE[d] + in.take(DIST_EXTRA[d]);
-            if (back > out.size() || out.size() + len > limit) return false;
-            size_t from = out.size() - back;
-            for (size_t i = 0; i < len; ++i) out.push_back(out[from + i]);
+            if (back > out.size || len > out.limit - out.size) return false;
+            unsigned char* to = out.data + out.size;
+            const unsigned char* from = to - back;
+            if (back >= len) memcpy(to, from, len);
+            else for (size_t i = 0; i < len; ++i) to[i] = from[i];  // overlapping: a repeat
+            out.size += len;
         }
     }
 }
 
-bool inflate(const std::vector<unsigned char>& packed, std::vector<unsigned char>& out, size_t limit) {
+bool inflate(const std::vector<unsigned char>& packed, Output& out) {
     Bits in = {&packed[0], packed.size(), 0, 0, 0, false};
-    out.reserve(limit);
     static Huffman lit, dist, lengths_code;
     bool last;
     do {
@@ -207,15 +237,15 @@ bool inflate(const std::vector<unsigned char>& packed, std::vector<unsigned char
         if (type == 0) {
             in.take(in.count % 8);
             unsigned len = in.take(16), nlen = in.take(16);
-            if ((len ^ 0xffffu) != nlen || out.size() + len > limit) return false;
-            for (unsigned i = 0; i < len; ++i) out.push_back((unsigned char)in.take(8));
+            if ((len ^ 0xffffu) != nlen || len > out.limit - out.size) return false;
+            for (unsigned i = 0; i < len; ++i) out.data[out.size++] = (unsigned char)in.take(8);
         } else if (type == 1) {
             unsigned char lengths[288];
             for (int s = 0; s < 288; ++s) lengths[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
             lit.build(lengths, 288);
             for (int s = 0; s < 30; ++s) lengths[s] = 5;
             dist.build(lengths, 30);
-            if (!inflate_codes(in, lit, dist, out, limit)) return false;
+            if (!inflate_codes(in, lit, dist, out)) return false;
         } else if (type == 2) {
             static const unsigned char ORDER[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5,
                                                     11, 4,  12, 3, 13, 2, 14, 1, 15};
@@ -248,16 +278,16 @@ bool inflate(const std::vector<unsigned char>& packed, std::vector<unsigned char
                 while (repeat--) lengths[i++] = value;
             }
             if (!lit.build(lengths, nlit) || !dist.build(lengths + nlit, ndist)) return false;
-            if (!inflate_codes(in, lit, dist, out, limit)) return false;
+            if (!inflate_codes(in, lit, dist, out)) return false;
         } else {
             return false;
         }
         if (in.overrun) return false;
     } while (!last);
-    return true;
+    return out.size == out.limit;
 }
 
-uint32_t crc32(const std::vector<unsigned char>& data) {
+uint32_t crc32(const std::vector<unsigned char>& data) {  // of the packed bytes: half the work
     uint32_t table[256];
     for (uint32_t n = 0; n < 256; ++n) {
         uint32_t c = n;
@@ -353,9 +383,10 @@ void answer_failure(const std::string& reason) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<unsigned char> packed, binary;
-    if (!base64_decode(PAYLOAD, sizeof PAYLOAD - 1, packed) || !inflate(packed, binary, BINARY_SIZE) ||
-        binary.size() != BINARY_SIZE || crc32(binary) != BINARY_CRC32) {
+    std::vector<unsigned char> packed, binary(BINARY_SIZE);
+    Output out = {&binary[0], 0, BINARY_SIZE};
+    if (!base64_decode(PAYLOAD, sizeof PAYLOAD - 1, packed) || crc32(packed) != PACKED_CRC32 ||
+        !inflate(packed, out)) {
         answer_failure("the embedded executable is corrupt");
         return 1;
     }
