@@ -344,3 +344,44 @@ fn a_wrapper_that_cannot_start_the_bot_says_why() {
         assert!(lines[1].contains("cannot start the bot"), "{wrapper:?}: {stdout}");
     }
 }
+
+/// `--args` bakes options into both wrappers, before the options a wrapper is started with.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn baked_options_come_before_the_wrappers_own() {
+    let bare = artefacts().dir.join("nogo");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-baked");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let status = Command::new(root.join("scripts/package-botzone"))
+        .arg("--out")
+        .arg(&dir)
+        .args(["--args", "--seed 5 --nodes 700"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let cpp_bot = dir.join("nogo-botzone-cpp");
+    let status =
+        Command::new("g++").arg("-O2").arg("-o").arg(&cpp_bot).arg(dir.join("nogo-botzone.cpp")).status();
+    assert!(status.unwrap().success());
+    let python = std::env::var("NOGO_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
+    let wrappers = [
+        vec![python, dir.join("nogo-botzone-python.zip").display().to_string()],
+        vec![cpp_bot.display().to_string()],
+    ];
+    for fixture in fixtures().iter().filter(|f| f.to_str().unwrap().contains("middle-game")) {
+        let input = fs::read(fixture).unwrap();
+        let expected =
+            run(Command::new(&bare), &["--seed", "5", "--nodes", "700", "--no-keep-running"], &[], &input);
+        assert!(expected.status.success());
+        for words in &wrappers {
+            let got = run(command(words), &["--no-keep-running"], &[], &input);
+            assert_eq!(answer(&got.stdout), answer(&expected.stdout), "{words:?} {}", fixture.display());
+            assert!(got.status.success());
+            // The baked --nodes, not the clock, ended the search.
+            let stdout = String::from_utf8_lossy(&got.stdout);
+            assert!(stdout.contains("iterations=700 "), "{words:?}: {stdout}");
+        }
+    }
+}
