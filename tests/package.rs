@@ -47,26 +47,36 @@ fn artefacts() -> &'static Artefacts {
             .status()
             .expect("g++ runs");
         assert!(status.success(), "g++ -O2 rejects dist/nogo-botzone.cpp");
+        // The zip as a host that unpacks it would leave it.
+        let status = Command::new("python3")
+            .args(["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])"])
+            .arg(dir.join("nogo-botzone-python.zip"))
+            .arg(dir.join("unzipped"))
+            .status()
+            .expect("python3 runs");
+        assert!(status.success());
         Artefacts { dir, cpp_bot }
     })
 }
 
 #[derive(Clone, Copy, Debug)]
 enum Wrapper {
+    /// `python3 nogo-botzone-python.zip`
     Python,
+    /// `python3 __main__.py` in the unpacked zip
+    PythonUnzipped,
     Cpp,
 }
 
-const WRAPPERS: [Wrapper; 2] = [Wrapper::Python, Wrapper::Cpp];
+const WRAPPERS: [Wrapper; 3] = [Wrapper::Python, Wrapper::PythonUnzipped, Wrapper::Cpp];
 
 /// The command line that starts a wrapper.
 fn wrapper_command(wrapper: Wrapper) -> Vec<String> {
     let a = artefacts();
+    let python = std::env::var("NOGO_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
     match wrapper {
-        Wrapper::Python => vec![
-            std::env::var("NOGO_TEST_PYTHON").unwrap_or_else(|_| "python3".into()),
-            a.dir.join("nogo-botzone-python.zip").display().to_string(),
-        ],
+        Wrapper::Python => vec![python, a.dir.join("nogo-botzone-python.zip").display().to_string()],
+        Wrapper::PythonUnzipped => vec![python, a.dir.join("unzipped/__main__.py").display().to_string()],
         Wrapper::Cpp => vec![a.cpp_bot.display().to_string()],
     }
 }
@@ -208,8 +218,10 @@ struct Session {
 }
 
 impl Session {
-    fn start(wrapper: Wrapper, envs: &[(&str, &str)]) -> Session {
-        let mut child = command(&wrapper_command(wrapper))
+    /// Starts `wrapper` behind the command-line `prefix` (which runs the rest).
+    fn start(prefix: &[String], wrapper: Wrapper, envs: &[(&str, &str)]) -> Session {
+        let words: Vec<String> = prefix.iter().cloned().chain(wrapper_command(wrapper)).collect();
+        let mut child = command(&words)
             .args(["--nodes", NODES])
             .envs(envs.iter().copied())
             .stdin(Stdio::piped())
@@ -241,8 +253,17 @@ impl Session {
     }
 }
 
+/// Runs the rest of a command line with only the system calls of an older kernel
+/// (`scripts/botzone/old-kernel.py`): `without` lists more to deny.
+fn old_kernel(without: &str) -> Vec<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/botzone/old-kernel.py");
+    vec!["python3".into(), script.display().to_string(), "--without".into(), without.into(), "--".into()]
+}
+
 /// Each wrapper replaces its own process with the bot (no process in between), byte for byte
 /// the packaged executable, which keeps running across turns; end of input ends it cleanly.
+/// Also with the system calls of Linux 4.4 only (Ubuntu 16.04), and of a kernel before 3.17
+/// (no memfd_create nor execveat), where the wrappers fall back to a file.
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn each_wrapper_becomes_the_bot_and_keeps_running() {
@@ -250,29 +271,38 @@ fn each_wrapper_becomes_the_bot_and_keeps_running() {
     fs::create_dir_all(&cache).unwrap();
     let cache_str = cache.to_str().unwrap();
     let packaged = fs::read(artefacts().dir.join("nogo")).unwrap();
+    let to_cache = [("NOGO_WRAPPER_TMPDIR", cache_str)];
+    let no_memfd = [("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", cache_str)];
+    // (command-line prefix, environment, where the running executable must come from)
+    type Case<'a> = (Vec<String>, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 4] = [
+        (vec![], &[], "/memfd:nogo"),
+        (vec![], &no_memfd, cache_str),
+        (old_kernel(""), &[], "/memfd:nogo"),
+        (old_kernel("319,322"), &to_cache, cache_str),
+    ];
     for wrapper in WRAPPERS {
-        for (envs, runs_from) in [
-            (&[][..], "/memfd:nogo"),
-            (&[("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", cache_str)][..], cache_str),
-        ] {
-            let mut session = Session::start(wrapper, envs);
+        for (prefix, envs, runs_from) in &cases {
+            let case = format!("{wrapper:?} {prefix:?} {envs:?}");
+            let mut session = Session::start(prefix, wrapper, envs);
             let first = session.ask(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#);
             let (executable, bytes) = session.executable();
-            assert!(executable.starts_with(runs_from), "{wrapper:?} {envs:?} runs {executable}");
-            assert!(bytes == packaged, "{wrapper:?} {envs:?}: {executable} differs from dist/nogo");
+            assert!(executable.starts_with(runs_from), "{case} runs {executable}");
+            assert!(bytes == packaged, "{case}: {executable} differs from dist/nogo");
             // Answer with any other point; the bot must then answer a third one.
             let reply = if first == (0, 0) { (8, 8) } else { (0, 0) };
             let second = session.ask(&format!(r#"{{"x":{},"y":{}}}"#, reply.0, reply.1));
-            assert!(second != first && second != reply, "{wrapper:?}: {second:?}");
+            assert!(second != first && second != reply, "{case}: {second:?}");
             drop(session.child.stdin.take());
-            assert!(session.child.wait().unwrap().success(), "{wrapper:?} {envs:?}");
+            assert!(session.child.wait().unwrap().success(), "{case}");
         }
     }
 }
 
 /// Whole games against a random player in the local judge (`nogo arena`), which rejects any
-/// illegal, late or malformed answer, in both of Botzone's modes. Each start of a wrapper's
-/// process is counted: once per game when kept running, once per move when restarted.
+/// illegal, late or malformed answer, in both of Botzone's modes, with the system calls of
+/// Linux 4.4 only. Each start of a wrapper's process is counted: once per game when kept
+/// running, once per move when restarted.
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn each_wrapper_plays_whole_legal_games_kept_running_and_restarted() {
@@ -287,8 +317,9 @@ fn each_wrapper_plays_whole_legal_games_kept_running_and_restarted() {
             let summary = dir.join(format!("{case}.json"));
             let words: Vec<String> = wrapper_command(wrapper).iter().map(|w| format!("'{w}'")).collect();
             let player = format!(
-                "echo >> '{}'; exec {} --nodes {NODES}{}",
+                "echo >> '{}'; exec {} {} --nodes {NODES}{}",
                 starts.display(),
+                old_kernel("").iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "),
                 words.join(" "),
                 if keep_running { "" } else { " --no-keep-running" }
             );
