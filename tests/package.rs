@@ -356,6 +356,28 @@ fn a_wrapper_that_cannot_start_the_bot_says_why() {
     let nowhere = [("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", "/nonexistent/nogo-test")];
     let json = br#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#;
     for wrapper in WRAPPERS {
+        // Botzone keeps stdin open while it waits for the answer.
+        let mut child = command(&wrapper_command(wrapper))
+            .envs(nowhere)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child.stdin.as_mut().unwrap().write_all(b"\n{\"requests\":[{\"x\":-1,\"y\":-1}]}\n").unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = out.read_line(&mut line);
+            let _ = sender.send(line);
+        });
+        let line = receiver.recv_timeout(std::time::Duration::from_secs(20));
+        let _ = child.kill();
+        let _ = child.wait();
+        let line = line.unwrap_or_else(|_| panic!("{wrapper:?}: no answer while stdin stays open"));
+        assert!(line.contains("cannot start the bot"), "{wrapper:?}: {line}");
+
         let got = run(command(&wrapper_command(wrapper)), &[], &nowhere, json);
         assert_eq!(got.status.code(), Some(1), "{wrapper:?}");
         let answer: Value = serde_json::from_slice(&got.stdout).unwrap();

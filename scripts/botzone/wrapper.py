@@ -92,8 +92,11 @@ def answer_failure(reason):
     import json
     message = "nogo wrapper: cannot start the bot: " + reason
     sys.stderr.write(message + "\n")
-    text = sys.stdin.read(1 << 20).lstrip()
-    if text.startswith("{"):
+    # Only up to the first non-blank line: Botzone keeps stdin open while it waits.
+    line = sys.stdin.readline()
+    while line and not line.strip():
+        line = sys.stdin.readline()
+    if line.lstrip().startswith("{"):
         answer = json.dumps({"response": {"x": -1, "y": -1}, "debug": message[:900]})
     else:
         answer = "-1 -1\n" + message[:900]
@@ -118,7 +121,13 @@ def main():
         directories = [only]
     else:
         import tempfile
-        directories = [tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm", "."]
+        try:
+            directories = [tempfile.gettempdir()]
+        except (IOError, OSError):  # none of its candidates is writable
+            directories = []
+        for directory in ["/tmp", "/var/tmp", "/dev/shm", "."]:
+            if directory not in directories:
+                directories.append(directory)
     for directory in directories:
         try:
             exec_from_file(directory, binary, argv)
