@@ -94,7 +94,8 @@ fn block_capacity(tried: usize, legal: usize) -> usize {
 
 /// The `n`-th move in the order children are tried: points both sides may play, then points
 /// only the side to move may play (taking a contested point denies it to the opponent; a
-/// point only we may play stays ours for later), each in board order.
+/// point only we may play stays ours for later), each in board order. Measured: plain board
+/// order scored 32.5% +- 10.3% against this order (80 games at 20,000 nodes a move).
 #[inline]
 fn nth_move(position: &Position, n: usize) -> Point {
     let to_move = position.to_move();
