@@ -1,13 +1,17 @@
 //! The command line: the Botzone bot by default, and the tools as subcommands.
 
-use crate::engine::EngineKind;
 use clap::{Parser, Subcommand};
+use std::time::Instant;
 
 #[derive(Parser, Debug)]
 #[command(name = "nogo", version, about = "9x9 NoGo engine and Botzone bot", long_about = None)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Without a subcommand: the Botzone bot, reading its input on stdin.
+    #[command(flatten)]
+    pub bot: crate::botzone::Options,
 }
 
 #[derive(Subcommand, Debug)]
@@ -24,8 +28,9 @@ pub enum Command {
     Play(crate::play::PlayArgs),
 }
 
-/// Parses the arguments and runs; the exit code.
-pub fn run() -> i32 {
+/// Parses the arguments and runs; the exit code. `started` is when the process started.
+pub fn run(started: Instant) -> i32 {
+    install_panic_hook();
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Bench { nodes }) => {
@@ -34,10 +39,21 @@ pub fn run() -> i32 {
         }
         Some(Command::Gtp(args)) => crate::gtp::run(args),
         Some(Command::Play(args)) => crate::play::run(args),
-        None => {
-            let _ = EngineKind::Mcts;
-            eprintln!("nogo: the bot is not wired yet");
-            1
-        }
+        None => crate::botzone::run(&cli.bot, started),
     }
+}
+
+/// Reports a panic as one line on stderr, without a backtrace: stdout stays the protocol's
+/// and a user sees one clear message.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("nogo: internal error{place}: {}", message.replace('\n', " "));
+    }));
 }

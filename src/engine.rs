@@ -104,3 +104,12 @@ pub fn create(kind: EngineKind, seed: u64) -> Box<dyn Engine> {
         EngineKind::AlphaBeta => Box::new(crate::engines::alphabeta::AlphaBetaEngine::new(seed)),
     }
 }
+
+/// Like [`create`], with the search parameters given (the tree's memory cap, for instance);
+/// engines without parameters ignore them.
+pub fn create_with_params(kind: EngineKind, seed: u64, params: crate::params::Params) -> Box<dyn Engine> {
+    match kind {
+        EngineKind::Mcts => Box::new(crate::mcts::Mcts::new(params, seed)),
+        other => create(other, seed),
+    }
+}

@@ -21,8 +21,9 @@ use std::time::{Duration, Instant};
 /// The engine options shared by `nogo gtp` and `nogo play`; the same names as the bot's.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Thinking time per move in seconds [default: 1; none when only --nodes is given].
-    /// A GTP controller's time_settings/time_left take precedence.
+    /// Thinking time per move in seconds [default: 1, the Botzone bot's first turn 2; none
+    /// when only --nodes is given]. A controller's limits take precedence: GTP's
+    /// time_settings/time_left, Botzone's time_limit.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time: Option<f64>,
     /// Iterations per move; with no time given, the only limit, so moves are reproducible.

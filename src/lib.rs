@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod bitboard;
+pub mod botzone;
 pub mod cli;
 pub mod engine;
 pub mod engines;

@@ -1,3 +1,5 @@
 fn main() {
-    std::process::exit(nogo::cli::run());
+    // The first turn's clock covers the whole process: read it before anything else.
+    let started = std::time::Instant::now();
+    std::process::exit(nogo::cli::run(started));
 }

@@ -19,6 +19,15 @@ pub fn deadline(start: Instant, limit: Duration) -> Instant {
     start + limit.mul_f64(SHARE_OF_LIMIT).saturating_sub(RESERVE)
 }
 
+/// A turn limit from the input's `time_limit` field. Botzone's documents give it in seconds in
+/// places and in milliseconds in their example (`"time_limit":1000`). No real limit is under
+/// 0.1 s or over 100 s, so values of 100 and more are read as milliseconds and smaller ones as
+/// seconds. `None` for a value that is not a positive duration.
+pub fn limit_from_input(value: f64) -> Option<Duration> {
+    let seconds = if value >= 100.0 { value / 1000.0 } else { value };
+    Duration::try_from_secs_f64(seconds).ok().filter(|limit| !limit.is_zero())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -29,5 +38,16 @@ mod tests {
         let d = deadline(start, TURN_LIMIT);
         assert!(d > start && d - start < TURN_LIMIT.mul_f64(0.9));
         assert_eq!(deadline(start, Duration::from_millis(5)), start);
+    }
+
+    #[test]
+    fn input_limits_in_seconds_or_milliseconds() {
+        assert_eq!(limit_from_input(1000.0), Some(Duration::from_secs(1)));
+        assert_eq!(limit_from_input(2.0), Some(Duration::from_secs(2)));
+        assert_eq!(limit_from_input(0.5), Some(Duration::from_millis(500)));
+        assert_eq!(limit_from_input(6000.0), Some(Duration::from_secs(6)));
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e300] {
+            assert_eq!(limit_from_input(bad), None, "{bad}");
+        }
     }
 }
