@@ -112,6 +112,8 @@ fn nth_move(position: &Position, n: usize) -> Point {
 
 /// Deepest path an iteration can take: one move per board point, plus the root.
 const MAX_DEPTH: usize = 82;
+/// Smallest arena: room for one path of fully expanded nodes.
+const MIN_CAPACITY: usize = MAX_DEPTH * 82;
 /// Iterations between clock reads: reading the clock costs as much as a short iteration.
 const CLOCK_INTERVAL: u64 = 256;
 
@@ -127,7 +129,7 @@ pub struct Mcts {
 
 impl Mcts {
     pub fn new(params: Params, seed: u64) -> Mcts {
-        let capacity = (params.memory_bytes / std::mem::size_of::<Node>()).max(MAX_DEPTH * 82);
+        let capacity = (params.memory_bytes / size_of::<Node>()).max(MIN_CAPACITY);
         Mcts { params, nodes: Vec::new(), capacity, root_position: None, rng: fastrand::Rng::with_seed(seed) }
     }
 
@@ -138,14 +140,30 @@ impl Mcts {
 
     /// Bytes the tree's arena holds (allocated, whether used or not).
     pub fn reserved_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>()
+        self.nodes.capacity() * size_of::<Node>()
+    }
+
+    /// Reserves the arena at the cap, halving the cap while the system refuses the memory.
+    fn reserve_arena(&mut self) {
+        let mut nodes = Vec::new();
+        while nodes.try_reserve_exact(self.capacity).is_err() && self.capacity > MIN_CAPACITY {
+            self.capacity = (self.capacity / 2).max(MIN_CAPACITY);
+            eprintln!(
+                "nogo: search tree memory refused; trying {} MB",
+                self.capacity * size_of::<Node>() >> 20
+            );
+        }
+        if nodes.capacity() < self.capacity {
+            nodes.reserve_exact(self.capacity);
+        }
+        self.nodes = nodes;
     }
 
     /// Makes the root hold `position`, keeping the subtree already searched when `position`
     /// is the root or two moves below it (our move and the reply); otherwise starts afresh.
     fn set_root(&mut self, position: &Position) {
         if self.nodes.capacity() < self.capacity {
-            self.nodes = Vec::with_capacity(self.capacity);
+            self.reserve_arena();
         }
         let kept = self.root_position.as_ref().and_then(|old| self.find_descendant(old, position, 2));
         match kept {
