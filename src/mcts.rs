@@ -150,7 +150,7 @@ impl Mcts {
             self.capacity = (self.capacity / 2).max(MIN_CAPACITY);
             eprintln!(
                 "nogo: search tree memory refused; trying {} MB",
-                self.capacity * size_of::<Node>() >> 20
+                (self.capacity * size_of::<Node>()) >> 20
             );
         }
         if nodes.capacity() < self.capacity {
