@@ -3,8 +3,8 @@
 //! The tree is an arena (`Vec<Node>`, index links) allocated once at the memory cap. A node's
 //! children are one contiguous block, created one at a time in a fixed order (points both
 //! sides may play first) as the search tries them; the block grows by doubling, so the arena
-//! holds little more than the nodes searched. UCB picks among the tried children, and a new one
-//! is tried while the best score is below the first-play urgency. A new node is scored by
+//! holds little more than the nodes searched. Every child is tried once before UCB picks among
+//! them (first-play urgencies measured worse, see `docs/strength.md`). A new node is scored by
 //! [`eval::value`] (or proven won or lost) and the value is backed up, flipped at each level.
 //! Between moves the subtree of the position reached is kept and slid to the front of the arena
 //! in place, so memory never passes the cap however many turns are played.
@@ -313,15 +313,20 @@ impl Mcts {
         node.tried == node.children && self.nodes[node.child_range()].iter().all(|c| c.proof == LOSS)
     }
 
-    /// The child to descend into from a visited node whose position is `position`: the best
-    /// tried child by UCB among those not proven lost, or the next untried child when none
-    /// scores above the first-play urgency. `None` when a child is needed and the arena is full.
+    /// The child to descend into from a visited node whose position is `position`: the next
+    /// untried child while there is one (and room for it), else the best tried child by UCB
+    /// among those not proven lost. `None` when a child is needed and the arena is full.
     #[inline]
     fn select(&mut self, index: usize, position: &Position) -> Option<usize> {
         let mut node = self.nodes[index];
         if node.children == 0 {
             node.children = position.legal_moves().count() as u8;
             self.nodes[index].children = node.children;
+        }
+        if node.tried < node.children {
+            if let Some(child) = self.try_next(index, position) {
+                return Some(child);
+            }
         }
         let explore = self.params.exploration * (node.visits as f32).ln().sqrt();
         let mut best = 0;
@@ -334,11 +339,6 @@ impl Mcts {
             if score > best_score {
                 best_score = score;
                 best = i;
-            }
-        }
-        if node.tried < node.children && best_score < self.params.first_play_urgency {
-            if let Some(child) = self.try_next(index, position) {
-                return Some(child);
             }
         }
         (node.tried > 0).then_some(node.first_child as usize + best)
