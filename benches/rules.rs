@@ -1,1 +1,75 @@
-fn main() {}
+//! Speed of the rules engine on the fixture positions (`fixtures/positions/`):
+//! `cargo bench --bench rules`.
+//!
+//! - `legal_both/*`: both colours' legal sets.
+//! - `play/*`: one legal move played on a fresh copy of the position. The copy is made outside
+//!   the timed part (`iter_batched_ref`, in batches small enough to stay in cache);
+//!   `clone/*` times the copy itself, which the search pays once per move (copy-make).
+//! - `random_game`: one whole game from the empty board, uniform among the legal moves until
+//!   the side to move has none (seeded, so every run times the same sequence of games).
+
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
+use nogo::bench::{position, ENDGAME, MIDDLE_GAME, OPENING};
+use nogo::{Point, Position};
+
+const FIXTURES: [(&str, &str); 3] =
+    [("opening", OPENING), ("middle_game", MIDDLE_GAME), ("endgame", ENDGAME)];
+
+/// Copies per timed batch in `play`: 64 positions of about 3 KB stay in the L2 cache.
+const PLAY_BATCH: u64 = 64;
+
+fn legal_sets(c: &mut Criterion) {
+    let mut group = c.benchmark_group("legal_both");
+    for (name, text) in FIXTURES {
+        let position = position(text);
+        group.bench_function(name, |b| b.iter(|| black_box(&position).legal_both()));
+    }
+    group.finish();
+}
+
+/// A legal move of the side to move: the middle one of the legal set in board order.
+fn some_legal_move(position: &Position) -> Point {
+    let legal = position.legal_moves();
+    legal.nth(legal.count() / 2).expect("fixtures are not terminal")
+}
+
+fn play(c: &mut Criterion) {
+    let mut group = c.benchmark_group("play");
+    for (name, text) in FIXTURES {
+        let position = position(text);
+        let mv = some_legal_move(&position);
+        group.bench_function(name, |b| {
+            b.iter_batched_ref(
+                || position.clone(),
+                |copy| copy.play(black_box(mv)),
+                BatchSize::NumIterations(PLAY_BATCH),
+            )
+        });
+    }
+    group.finish();
+}
+
+fn clone(c: &mut Criterion) {
+    let position = position(MIDDLE_GAME);
+    c.bench_function("clone/middle_game", |b| b.iter(|| black_box(&position).clone()));
+}
+
+/// Plays uniformly random legal moves from the empty board until the side to move has none.
+fn random_game(rng: &mut fastrand::Rng) -> Position {
+    let mut position = Position::new();
+    loop {
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            return position;
+        }
+        position.play_unchecked(legal.nth(rng.u32(..legal.count())).expect("index below the count"));
+    }
+}
+
+fn random_games(c: &mut Criterion) {
+    let mut rng = fastrand::Rng::with_seed(1);
+    c.bench_function("random_game", |b| b.iter(|| random_game(&mut rng)));
+}
+
+criterion_group!(benches, legal_sets, play, clone, random_games);
+criterion_main!(benches);
