@@ -14,6 +14,9 @@ use nogo::{Bitboard, Color, HistoryError, PlayError, Point, Position};
 
 const SIZE: usize = 9;
 
+/// A point of the reference board: Botzone `(x, y)`.
+type Xy = (usize, usize);
+
 /// The reference board: `board[y][x]`, Botzone coordinates.
 #[derive(Clone, PartialEq, Eq)]
 struct Reference {
@@ -21,7 +24,7 @@ struct Reference {
     to_move: Color,
 }
 
-fn neighbours(x: usize, y: usize) -> impl Iterator<Item = (usize, usize)> {
+fn neighbours(x: usize, y: usize) -> impl Iterator<Item = Xy> {
     let (x, y) = (x as isize, y as isize);
     [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
         .into_iter()
@@ -42,7 +45,7 @@ impl Reference {
     }
 
     /// The stones of the group on `(x, y)` and its liberties, by flood fill.
-    fn group(&self, x: usize, y: usize) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+    fn group(&self, x: usize, y: usize) -> (Vec<Xy>, Vec<Xy>) {
         let colour = self.board[y][x].expect("a stone");
         let mut seen = [[false; SIZE]; SIZE];
         let mut liberty = [[false; SIZE]; SIZE];
@@ -114,7 +117,7 @@ impl Reference {
         Ok(())
     }
 
-    fn legal(&self, colour: Color) -> Vec<(usize, usize)> {
+    fn legal(&self, colour: Color) -> Vec<Xy> {
         let mut legal = Vec::new();
         for y in 0..SIZE {
             for x in 0..SIZE {
@@ -150,7 +153,7 @@ fn point(x: usize, y: usize) -> Point {
     Point::from_xy(x as u8, y as u8).expect("on the board")
 }
 
-fn set_of(points: &[(usize, usize)]) -> Bitboard {
+fn set_of(points: &[Xy]) -> Bitboard {
     points.iter().map(|&(x, y)| point(x, y)).collect()
 }
 
@@ -158,7 +161,7 @@ fn set_of(points: &[(usize, usize)]) -> Bitboard {
 struct Trace<'a> {
     seed: u64,
     game: u64,
-    moves: &'a [(usize, usize)],
+    moves: &'a [Xy],
 }
 
 impl std::fmt::Display for Trace<'_> {
@@ -305,7 +308,7 @@ fn engine_matches_reference_on_10m_positions() {
 }
 
 /// A random game's moves, chosen by the reference.
-fn random_game(rng: &mut fastrand::Rng) -> Vec<(usize, usize)> {
+fn random_game(rng: &mut fastrand::Rng) -> Vec<Xy> {
     let mut reference = Reference::new();
     let mut moves = Vec::new();
     loop {
@@ -320,7 +323,7 @@ fn random_game(rng: &mut fastrand::Rng) -> Vec<(usize, usize)> {
 }
 
 /// The reference's verdict on a move list: the first bad move's index and why.
-fn reference_history(moves: &[(usize, usize)]) -> Result<Reference, HistoryError> {
+fn reference_history(moves: &[Xy]) -> Result<Reference, HistoryError> {
     let mut reference = Reference::new();
     for (index, &(x, y)) in moves.iter().enumerate() {
         reference.play(x, y).map_err(|error| HistoryError { index, error })?;
