@@ -604,6 +604,67 @@ mod tests {
         assert!(!white_to_move.is_terminal());
     }
 
+    fn stones(points: &[(u8, u8)]) -> Bitboard {
+        points.iter().map(|&(x, y)| pt(x, y)).collect()
+    }
+
+    #[test]
+    fn refused_capture_and_suicide_leave_the_position_unchanged() {
+        let mut capture = game(&[(1, 0), (0, 0), (8, 8), (0, 2), (8, 7), (1, 1)]);
+        let mut suicide = game(&[(0, 0), (1, 0), (8, 8), (1, 1), (8, 7), (0, 2)]);
+        for (position, error) in [(&mut capture, PlayError::Capture), (&mut suicide, PlayError::Suicide)] {
+            let before = position.clone();
+            assert_eq!(position.play(pt(0, 1)), Err(error));
+            assert_eq!(*position, before);
+            assert_eq!(position.hash(), before.hash());
+            assert_eq!(position.legal_both(), before.legal_both());
+            assert_eq!(position.moves_played(), before.moves_played());
+            assert_eq!(position.play_xy(0, 1), Err(error));
+        }
+    }
+
+    #[test]
+    fn edge_point_suicide_and_capture() {
+        // White on D9, F9 and E8 surround E9 (4,0) on the top edge.
+        let white = stones(&[(3, 0), (5, 0), (4, 1)]);
+        let p = Position::from_stones(Bitboard::EMPTY, white, Color::Black).unwrap();
+        assert_eq!(p.check(pt(4, 0)), Err(PlayError::Suicide));
+        assert!(p.legal(Color::White).has(pt(4, 0)), "white joins its own stones");
+        // A black stone on E9 between white D9 and F9 has one liberty, E8: white may not take it.
+        let p = Position::from_stones(stones(&[(4, 0)]), stones(&[(3, 0), (5, 0)]), Color::White).unwrap();
+        assert_eq!(p.check(pt(4, 1)), Err(PlayError::Capture));
+        assert!(p.legal(Color::Black).has(pt(4, 1)), "black may extend out of atari");
+        assert_eq!(p.group_at(pt(4, 0)), Some((stones(&[(4, 0)]), stones(&[(4, 1)]))));
+    }
+
+    #[test]
+    fn extending_a_group_in_atari_is_legal_only_with_a_new_liberty() {
+        // Black A9-B9 has one liberty, A8, next to white C9 and B8.
+        let black = stones(&[(0, 0), (1, 0)]);
+        let white = stones(&[(2, 0), (1, 1)]);
+        let mut p = Position::from_stones(black, white, Color::Black).unwrap();
+        assert_eq!(p.play_xy(0, 1), Ok(pt(0, 1)), "A8 brings the liberty A7");
+        assert_eq!(p.group_at(pt(0, 0)), Some((stones(&[(0, 0), (1, 0), (0, 1)]), stones(&[(0, 2)]))));
+        // With white on A7 too, A8 is the group's last liberty and an eye: illegal for both.
+        let white = white | stones(&[(0, 2)]);
+        let black_to_move = Position::from_stones(black, white, Color::Black).unwrap();
+        assert_eq!(black_to_move.check(pt(0, 1)), Err(PlayError::Suicide));
+        let white_to_move = Position::from_stones(black, white, Color::White).unwrap();
+        assert_eq!(white_to_move.check(pt(0, 1)), Err(PlayError::Capture));
+    }
+
+    #[test]
+    fn merging_groups_pools_their_liberties() {
+        // Black C5 and E5 joined by D5: one group whose liberties are the union, minus D5.
+        let mut p = game(&[(2, 4), (8, 8), (4, 4), (8, 7)]);
+        p.play(pt(3, 4)).unwrap();
+        let (group, liberties) = p.group_at(pt(2, 4)).unwrap();
+        assert_eq!(group, stones(&[(2, 4), (3, 4), (4, 4)]));
+        assert_eq!(liberties, stones(&[(1, 4), (5, 4), (2, 3), (3, 3), (4, 3), (2, 5), (3, 5), (4, 5)]));
+        assert_eq!(p.group_at(pt(4, 4)), Some((group, liberties)));
+        assert_eq!(p.group_at(pt(0, 0)), None);
+    }
+
     /// One empty point, the last liberty of a black and of a white group: neither may play.
     #[test]
     fn neither_side_has_a_move() {
