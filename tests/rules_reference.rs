@@ -8,7 +8,7 @@
 //! and after every move the stones, side to move, terminal status, winner and hash.
 //!
 //! `cargo test --test rules_reference` runs 100,000 positions; the long run of 10,000,000 is
-//! `cargo test --release --test rules_reference -- --ignored`.
+//! `cargo test --test rules_reference -- --ignored` (the test profile is optimised).
 
 use nogo::{Bitboard, Color, HistoryError, PlayError, Point, Position};
 
@@ -302,7 +302,7 @@ fn engine_matches_reference_on_100k_positions() {
 }
 
 #[test]
-#[ignore = "long: 10 million positions, run with --release -- --ignored"]
+#[ignore = "long: 10 million positions; cargo test --test rules_reference -- --ignored"]
 fn engine_matches_reference_on_10m_positions() {
     differential(0x5EED_0002, 10_000_000);
 }
