@@ -1,8 +1,8 @@
 //! Differential test of the rules engine against an independent reference.
 //!
 //! The reference is written the way a judge writes NoGo: a 9x9 array of `Option<Color>` and a
-//! flood fill per question. It shares no code with `Position` beyond the `Color` and
-//! `PlayError` names used to compare answers. Positions come from seeded random games (uniform
+//! flood fill per question. It shares no rules code with `Position`: only the types answers
+//! are compared in (`Color`, `PlayError`, and `Point`/`Bitboard` for sets of points). Positions come from seeded random games (uniform
 //! among legal moves from the empty board); at every position both colours' legal sets and the
 //! outcome of `play` on a sample of points (occupied and illegal ones included) must agree,
 //! and after every move the stones, side to move, terminal status, winner and hash.
