@@ -2,9 +2,10 @@
 //! `cargo bench --bench rules`.
 //!
 //! - `legal_both/*`: both colours' legal sets.
-//! - `play/*`: one legal move played on a fresh copy of the position. The copy is made outside
-//!   the timed part (`iter_batched_ref`, in batches small enough to stay in cache);
-//!   `clone/*` times the copy itself, which the search pays once per move (copy-make).
+//! - `play/*`: one legal move played on a fresh copy of the position. The copies are made
+//!   outside the timed part (`iter_batched_ref`, 64 at a time so they stay in the L2 cache).
+//! - `clone/middle_game` times the copy alone, and `copy_make/middle_game` a copy then a move,
+//!   the way the search branches (this also pays for reading fields just written by the copy).
 //! - `random_game`: one whole game from the empty board, uniform among the legal moves until
 //!   the side to move has none (seeded, so every run times the same sequence of games).
 
@@ -49,9 +50,17 @@ fn play(c: &mut Criterion) {
     group.finish();
 }
 
-fn clone(c: &mut Criterion) {
+fn copy_make(c: &mut Criterion) {
     let position = position(MIDDLE_GAME);
+    let mv = some_legal_move(&position);
     c.bench_function("clone/middle_game", |b| b.iter(|| black_box(&position).clone()));
+    c.bench_function("copy_make/middle_game", |b| {
+        b.iter(|| {
+            let mut copy = black_box(&position).clone();
+            copy.play(black_box(mv)).expect("a legal move");
+            copy
+        })
+    });
 }
 
 /// Plays uniformly random legal moves from the empty board until the side to move has none.
@@ -71,5 +80,5 @@ fn random_games(c: &mut Criterion) {
     c.bench_function("random_game", |b| b.iter(|| random_game(&mut rng)));
 }
 
-criterion_group!(benches, legal_sets, play, clone, random_games);
+criterion_group!(benches, legal_sets, play, copy_make, random_games);
 criterion_main!(benches);
