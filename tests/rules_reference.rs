@@ -216,6 +216,9 @@ fn compare_play(engine: &Position, reference: &Reference, x: usize, y: usize, tr
                     "legal after ({x}, {y}), {trace}"
                 );
             }
+            assert_eq!(after.to_move(), other(engine.to_move()), "side to move after ({x}, {y}), {trace}");
+            let rebuilt_hash = rebuilt(&placed, after.to_move()).hash();
+            assert_eq!(after.hash(), rebuilt_hash, "hash after ({x}, {y}), {trace}");
         }
     }
 }
