@@ -13,8 +13,10 @@ use std::time::Instant;
 /// Iterations per position by default.
 pub const DEFAULT_NODES: u64 = 200_000;
 
-/// The fixture positions (`fixtures/positions/`, format in its README), embedded so the
-/// bench runs from any directory: move lists that reach each position from the empty board.
+// The fixture positions (`fixtures/positions/`, format in its README), embedded so the bench
+// runs from any directory: move lists that reach each position from the empty board.
+
+/// An opening, 4 moves in.
 pub const OPENING: &str = include_str!("../fixtures/positions/opening.txt");
 /// 30 moves into a seeded random game (`cargo run --example random_game 3`).
 pub const MIDDLE_GAME: &str = include_str!("../fixtures/positions/middle-game.txt");
