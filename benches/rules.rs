@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 // Criterion passes what a routine returns through its own `black_box`, volatile loads of the
 // whole value: 3 KB for a `Position`, more than the work measured. So routines return small
 // values, and `std::hint::black_box` keeps copies alive.
-use nogo::bench::{position, ENDGAME, MIDDLE_GAME, OPENING};
+use nogo::bench::{position, random_game, ENDGAME, MIDDLE_GAME, OPENING};
 use nogo::{Point, Position};
 use std::hint::black_box;
 
@@ -72,21 +72,9 @@ fn copy_make(c: &mut Criterion) {
     });
 }
 
-/// Plays uniformly random legal moves from the empty board until the side to move has none.
-fn random_game(rng: &mut fastrand::Rng) -> Position {
-    let mut position = Position::new();
-    loop {
-        let legal = position.legal_moves();
-        if legal.is_empty() {
-            return position;
-        }
-        position.play_unchecked(legal.nth(rng.u32(..legal.count())).expect("index below the count"));
-    }
-}
-
 fn random_games(c: &mut Criterion) {
     let mut rng = fastrand::Rng::with_seed(1);
-    c.bench_function("random_game", |b| b.iter(|| random_game(&mut rng).moves_played()));
+    c.bench_function("random_game", |b| b.iter(|| random_game(&mut rng, |_| {}).moves_played()));
 }
 
 criterion_group!(benches, legal_sets, play, copy_make, random_games);

@@ -78,6 +78,22 @@ pub fn position(text: &str) -> Position {
     fixture_position(text).expect("embedded fixtures are legal games")
 }
 
+/// Plays a random game from the empty board, uniform among the legal moves until the side to
+/// move has none, calling `on_move` with each move; returns the final position. Used by the
+/// rules benchmark and the `random_game` example.
+pub fn random_game(rng: &mut fastrand::Rng, mut on_move: impl FnMut(Point)) -> Position {
+    let mut position = Position::new();
+    loop {
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            return position;
+        }
+        let p = legal.nth(rng.u32(..legal.count())).expect("an index below the count");
+        position.play_unchecked(p);
+        on_move(p);
+    }
+}
+
 /// Runs the bench and prints its lines to stdout.
 pub fn run(nodes: u64) {
     let mut total_iterations = 0;
@@ -124,6 +140,18 @@ mod tests {
         let middle: Vec<_> = parse_moves(MIDDLE_GAME).unwrap().into_iter().map(|(_, p)| p).collect();
         let end: Vec<_> = parse_moves(ENDGAME).unwrap().into_iter().map(|(_, p)| p).collect();
         assert_eq!(middle[..], end[..30], "the endgame continues the middle game");
+    }
+
+    #[test]
+    fn random_games_are_legal_and_end_when_the_side_to_move_has_no_move() {
+        let mut rng = fastrand::Rng::with_seed(1);
+        for _ in 0..50 {
+            let mut moves = Vec::new();
+            let end = random_game(&mut rng, |p| moves.push(p));
+            assert!(end.is_terminal());
+            assert_eq!(end.moves_played(), moves.len());
+            assert_eq!(Position::from_moves(moves), Ok(end));
+        }
     }
 
     #[test]
