@@ -5,120 +5,93 @@
 use crate::engine::{Budget, Engine};
 use crate::mcts::Mcts;
 use crate::params::Params;
+use crate::point::Point;
 use crate::position::Position;
+use std::fmt;
 use std::time::Instant;
 
 /// Iterations per position by default.
 pub const DEFAULT_NODES: u64 = 200_000;
 
-/// Positions searched: reached from the empty board by the move lists below, in Botzone
-/// coordinates `(x, y)`; an opening, two middle games, an endgame.
-pub const POSITIONS: &[(&str, &[(u8, u8)])] = &[
-    ("empty board", &[]),
-    ("opening", &[(4, 4), (2, 6), (6, 2), (3, 3)]),
-    ("middle game", MIDDLE_GAME),
-    ("endgame", ENDGAME),
-];
+// The fixture positions (`fixtures/positions/`, format in its README), embedded so the bench
+// runs from any directory: move lists that reach each position from the empty board.
 
-/// A middle-game position, 30 moves into a seeded random game
-/// (`cargo run --example random_game 3`).
-pub const MIDDLE_GAME: &[(u8, u8)] = &[
-    (3, 8),
-    (7, 8),
-    (6, 6),
-    (4, 6),
-    (5, 2),
-    (0, 5),
-    (6, 1),
-    (5, 1),
-    (3, 5),
-    (7, 4),
-    (0, 4),
-    (8, 7),
-    (0, 6),
-    (2, 5),
-    (4, 1),
-    (5, 4),
-    (5, 8),
-    (1, 8),
-    (2, 8),
-    (7, 7),
-    (2, 2),
-    (6, 4),
-    (1, 3),
-    (3, 2),
-    (2, 7),
-    (6, 7),
-    (4, 5),
-    (0, 2),
-    (8, 3),
-    (5, 0),
-];
+/// An opening, 4 moves in.
+pub const OPENING: &str = include_str!("../fixtures/positions/opening.txt");
+/// 30 moves into a seeded random game (`cargo run --example random_game 3`).
+pub const MIDDLE_GAME: &str = include_str!("../fixtures/positions/middle-game.txt");
+/// The same game 56 moves in.
+pub const ENDGAME: &str = include_str!("../fixtures/positions/endgame.txt");
 
-/// The same game 56 moves in: the endgame.
-pub const ENDGAME: &[(u8, u8)] = &[
-    (3, 8),
-    (7, 8),
-    (6, 6),
-    (4, 6),
-    (5, 2),
-    (0, 5),
-    (6, 1),
-    (5, 1),
-    (3, 5),
-    (7, 4),
-    (0, 4),
-    (8, 7),
-    (0, 6),
-    (2, 5),
-    (4, 1),
-    (5, 4),
-    (5, 8),
-    (1, 8),
-    (2, 8),
-    (7, 7),
-    (2, 2),
-    (6, 4),
-    (1, 3),
-    (3, 2),
-    (2, 7),
-    (6, 7),
-    (4, 5),
-    (0, 2),
-    (8, 3),
-    (5, 0),
-    (2, 3),
-    (0, 3),
-    (4, 4),
-    (4, 0),
-    (2, 0),
-    (1, 2),
-    (1, 6),
-    (8, 0),
-    (5, 6),
-    (1, 1),
-    (3, 1),
-    (8, 2),
-    (1, 0),
-    (8, 6),
-    (6, 3),
-    (7, 0),
-    (3, 3),
-    (7, 6),
-    (0, 0),
-    (4, 2),
-    (8, 5),
-    (6, 0),
-    (3, 0),
-    (2, 4),
-    (6, 8),
-    (5, 5),
-];
+/// Positions searched, as fixture move lists: an opening, a middle game, an endgame.
+pub const POSITIONS: &[(&str, &str)] =
+    &[("empty board", ""), ("opening", OPENING), ("middle game", MIDDLE_GAME), ("endgame", ENDGAME)];
 
-/// Builds a named bench position.
-pub fn position(moves: &[(u8, u8)]) -> Position {
-    Position::from_moves(moves.iter().map(|&(x, y)| crate::Point::from_xy(x, y).expect("on board")))
-        .expect("bench positions are legal games")
+/// A fixture move list that is not a legal game: the 1-based line and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixtureError {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for FixtureError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+impl std::error::Error for FixtureError {}
+
+/// Reads a fixture move list: one `x y` per line (Botzone coordinates); blank lines and `#`
+/// comments are skipped. Returns each move with its 1-based line number.
+pub fn parse_moves(text: &str) -> Result<Vec<(usize, Point)>, FixtureError> {
+    let mut moves = Vec::new();
+    for (number, line) in text.lines().enumerate().map(|(i, line)| (i + 1, line.trim())) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let error = |reason: String| FixtureError { line: number, reason };
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [x, y] = fields[..] else {
+            return Err(error(format!("expected `x y`, found `{line}`")));
+        };
+        let (Ok(x), Ok(y)) = (x.parse::<i64>(), y.parse::<i64>()) else {
+            return Err(error(format!("expected two integers, found `{line}`")));
+        };
+        let p = Point::from_botzone(x, y).ok_or_else(|| error(format!("`{line}` is off the board")))?;
+        moves.push((number, p));
+    }
+    Ok(moves)
+}
+
+/// The position a fixture move list reaches from the empty board, every move checked.
+pub fn fixture_position(text: &str) -> Result<Position, FixtureError> {
+    let moves = parse_moves(text)?;
+    Position::from_moves(moves.iter().map(|&(_, p)| p)).map_err(|e| FixtureError {
+        line: moves[e.index].0,
+        reason: format!("move {} ({}) is illegal: {}", e.index + 1, moves[e.index].1, e.error),
+    })
+}
+
+/// The position of an embedded fixture; they are tested to be legal games.
+pub fn position(text: &str) -> Position {
+    fixture_position(text).expect("embedded fixtures are legal games")
+}
+
+/// Plays a random game from the empty board, uniform among the legal moves until the side to
+/// move has none, calling `on_move` with each move; returns the final position. Used by the
+/// rules benchmark and the `random_game` example.
+pub fn random_game(rng: &mut fastrand::Rng, mut on_move: impl FnMut(Point)) -> Position {
+    let mut position = Position::new();
+    loop {
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            return position;
+        }
+        let p = legal.nth(rng.u32(..legal.count())).expect("an index below the count");
+        position.play_unchecked(p);
+        on_move(p);
+    }
 }
 
 /// Runs the bench and prints its lines to stdout.
@@ -148,4 +121,73 @@ pub fn run(nodes: u64) {
     }
     println!("signature {signature:016x}");
     println!("{total_iterations} iterations {:.0} it/s", total_iterations as f64 / total_seconds);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(x: u8, y: u8) -> Point {
+        Point::from_xy(x, y).unwrap()
+    }
+
+    #[test]
+    fn fixtures_are_legal_games_of_the_documented_length() {
+        for (text, length) in [(OPENING, 4), (MIDDLE_GAME, 30), (ENDGAME, 56)] {
+            let position = fixture_position(text).unwrap();
+            assert_eq!(position.moves_played(), length);
+            assert!(!position.is_terminal());
+        }
+        let middle: Vec<_> = parse_moves(MIDDLE_GAME).unwrap().into_iter().map(|(_, p)| p).collect();
+        let end: Vec<_> = parse_moves(ENDGAME).unwrap().into_iter().map(|(_, p)| p).collect();
+        assert_eq!(middle[..], end[..30], "the endgame continues the middle game");
+    }
+
+    #[test]
+    fn random_games_are_legal_and_end_when_the_side_to_move_has_no_move() {
+        let mut rng = fastrand::Rng::with_seed(1);
+        for _ in 0..50 {
+            let mut moves = Vec::new();
+            let end = random_game(&mut rng, |p| moves.push(p));
+            assert!(end.is_terminal());
+            assert_eq!(end.moves_played(), moves.len());
+            assert_eq!(Position::from_moves(moves), Ok(end));
+        }
+    }
+
+    #[test]
+    fn parses_moves_comments_and_blank_lines() {
+        let text = "# a comment\n\n 3 4\n8\t0 \n# end\n";
+        assert_eq!(parse_moves(text).unwrap(), vec![(3, pt(3, 4)), (4, pt(8, 0))]);
+        assert_eq!(fixture_position("").unwrap(), Position::new());
+        let position = fixture_position(text).unwrap();
+        assert_eq!(position.stone_at(pt(3, 4)), Some(crate::Color::Black));
+        assert_eq!(position.stone_at(pt(8, 0)), Some(crate::Color::White));
+    }
+
+    #[test]
+    fn bad_lines_are_reported_by_line_number() {
+        for (text, line) in [
+            ("1 1\n1\n", 2),
+            ("1 1\n2 2 2\n", 2),
+            ("a b\n", 1),
+            ("# c\n9 0\n", 2),
+            ("-1 -1\n", 1),
+            ("0 0\n\n1 0\n5 5\n0 1\n", 5),
+            ("4 4\n4 4\n", 2),
+        ] {
+            let error = fixture_position(text).unwrap_err();
+            assert_eq!(error.line, line, "{text:?}: {error}");
+        }
+        let capture = fixture_position("0 0\n1 0\n5 5\n0 1\n").unwrap_err();
+        assert_eq!(
+            capture,
+            FixtureError {
+                line: 4,
+                reason:
+                    "move 4 (A8) is illegal: the move would capture (take an opponent group's last liberty)"
+                        .into()
+            }
+        );
+    }
 }

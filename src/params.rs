@@ -26,24 +26,14 @@ pub const EXPLORATION: Tunable = Tunable { name: "exploration", default: 0.1, mi
 /// against 0.4 scored 43.8% +- 10.9% (exploration 0.1).
 pub const EVAL_SLOPE: Tunable = Tunable { name: "eval_slope", default: 0.4, min: 0.05, max: 2.0 };
 
-/// First-play urgency: an untried child is tried while no tried child's UCB score reaches
-/// this value. Above 1 + exploration every child is tried before any is revisited.
-///
-/// Evidence (screen as above): 0.5 against 10 scored 1.2% +- 2.4% (a node stops looking at
-/// alternatives once its first child scores well); 0.7 against 10 scored 48.8% +- 11.0%; 0.6
-/// against 10 with exploration 0.1 scored 50.0% +- 11.0%. So every child is tried first.
-pub const FIRST_PLAY_URGENCY: Tunable =
-    Tunable { name: "first_play_urgency", default: 10.0, min: 0.3, max: 10.0 };
-
 /// All tunables, for listing and for tuners.
-pub const ALL: [Tunable; 3] = [EXPLORATION, EVAL_SLOPE, FIRST_PLAY_URGENCY];
+pub const ALL: [Tunable; 2] = [EXPLORATION, EVAL_SLOPE];
 
 /// The values the search runs with.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     pub exploration: f32,
     pub eval_slope: f32,
-    pub first_play_urgency: f32,
     /// Bytes the search tree may use (the whole arena).
     pub memory_bytes: usize,
 }
@@ -56,7 +46,6 @@ impl Default for Params {
         Params {
             exploration: EXPLORATION.default as f32,
             eval_slope: EVAL_SLOPE.default as f32,
-            first_play_urgency: FIRST_PLAY_URGENCY.default as f32,
             memory_bytes: DEFAULT_MEMORY_BYTES,
         }
     }

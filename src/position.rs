@@ -107,6 +107,17 @@ const ZOBRIST: Zobrist = {
     Zobrist { stones, white_to_move }
 };
 
+/// The on-board neighbours of each point, by index: one load instead of four shifts.
+const ADJACENT: [Bitboard; INDEX_COUNT] = {
+    let mut table = [Bitboard::EMPTY; INDEX_COUNT];
+    let mut i = 0;
+    while i < INDEX_COUNT {
+        table[i] = Bitboard(1 << i).neighbors();
+        i += 1;
+    }
+    table
+};
+
 /// A group of stones: its stones and its liberties.
 #[derive(Clone, Copy, Default)]
 struct Group {
@@ -301,14 +312,15 @@ impl Position {
     /// Why the side to move may not play `p`, or `Ok` when it may.
     pub fn check(&self, p: Point) -> Result<(), PlayError> {
         let c = self.to_move.index();
-        let bit = Bitboard::from(p);
-        if !(bit & (self.stones[0] | self.stones[1])).is_empty() {
+        if !self.empty().has(p) {
             return Err(PlayError::Occupied);
         }
         if self.atari[1 - c].has(p) {
             return Err(PlayError::Capture);
         }
-        if (bit & (self.empty().neighbors() | self.safe[c].neighbors())).is_empty() {
+        // Not suicide when the stone touches an empty point or joins a group that keeps a
+        // liberty other than `p`.
+        if (ADJACENT[p.index()] & (self.empty() | self.safe[c])).is_empty() {
             return Err(PlayError::Suicide);
         }
         Ok(())
@@ -339,7 +351,7 @@ impl Position {
         self.stones[c] |= bit;
         self.hash ^= ZOBRIST.stones[c][p.index()] ^ ZOBRIST.white_to_move;
         let empty = self.empty();
-        let adjacent = bit.neighbors();
+        let adjacent = ADJACENT[p.index()];
 
         // Take the liberty from adjacent opponent groups; a group left with one is in atari.
         for q in adjacent & self.stones[o] {
@@ -347,7 +359,8 @@ impl Position {
             let group = &mut self.groups[id];
             if group.liberties.has(p) {
                 group.liberties -= bit;
-                if group.liberties.count() == 1 {
+                // A legal move leaves the group a liberty: at most one means exactly one.
+                if group.liberties.has_at_most_one() {
                     self.safe[o] -= group.stones;
                     self.atari[o] |= group.liberties;
                 }
@@ -359,7 +372,7 @@ impl Position {
         let mut stones = bit;
         let mut liberties = adjacent & empty;
         let mut root = p.index();
-        let mut root_size = 0;
+        let mut root_stones = Bitboard::EMPTY;
         for q in adjacent & self.stones[c] {
             let id = self.group_of[q.index()] as usize;
             let group = self.groups[id];
@@ -368,14 +381,14 @@ impl Position {
             }
             stones |= group.stones;
             liberties |= group.liberties;
-            let size = group.stones.count();
-            if size > root_size {
+            // Sizes are counted only when a second group joins (most moves join at most one).
+            if root_stones.is_empty() || group.stones.count() > root_stones.count() {
                 root = id;
-                root_size = size;
+                root_stones = group.stones;
             }
         }
         liberties -= bit;
-        let relabel = if root == p.index() { bit | stones } else { stones - self.groups[root].stones };
+        let relabel = stones - root_stones;
         for s in relabel {
             self.group_of[s.index()] = root as u8;
         }
@@ -390,7 +403,7 @@ impl Position {
     fn set_group(&mut self, colour: Color, id: usize, stones: Bitboard, liberties: Bitboard) {
         let c = colour.index();
         self.groups[id] = Group { stones, liberties };
-        if liberties.count() >= 2 {
+        if !liberties.has_at_most_one() {
             self.safe[c] |= stones;
         } else {
             self.safe[c] -= stones;
@@ -589,6 +602,67 @@ mod tests {
         assert_eq!(p.legal(Color::White), p.empty());
         let white_to_move = Position::from_stones(Bitboard::EMPTY, white, Color::White).unwrap();
         assert!(!white_to_move.is_terminal());
+    }
+
+    fn stones(points: &[(u8, u8)]) -> Bitboard {
+        points.iter().map(|&(x, y)| pt(x, y)).collect()
+    }
+
+    #[test]
+    fn refused_capture_and_suicide_leave_the_position_unchanged() {
+        let mut capture = game(&[(1, 0), (0, 0), (8, 8), (0, 2), (8, 7), (1, 1)]);
+        let mut suicide = game(&[(0, 0), (1, 0), (8, 8), (1, 1), (8, 7), (0, 2)]);
+        for (position, error) in [(&mut capture, PlayError::Capture), (&mut suicide, PlayError::Suicide)] {
+            let before = position.clone();
+            assert_eq!(position.play(pt(0, 1)), Err(error));
+            assert_eq!(*position, before);
+            assert_eq!(position.hash(), before.hash());
+            assert_eq!(position.legal_both(), before.legal_both());
+            assert_eq!(position.moves_played(), before.moves_played());
+            assert_eq!(position.play_xy(0, 1), Err(error));
+        }
+    }
+
+    #[test]
+    fn edge_point_suicide_and_capture() {
+        // White on D9, F9 and E8 surround E9 (4,0) on the top edge.
+        let white = stones(&[(3, 0), (5, 0), (4, 1)]);
+        let p = Position::from_stones(Bitboard::EMPTY, white, Color::Black).unwrap();
+        assert_eq!(p.check(pt(4, 0)), Err(PlayError::Suicide));
+        assert!(p.legal(Color::White).has(pt(4, 0)), "white joins its own stones");
+        // A black stone on E9 between white D9 and F9 has one liberty, E8: white may not take it.
+        let p = Position::from_stones(stones(&[(4, 0)]), stones(&[(3, 0), (5, 0)]), Color::White).unwrap();
+        assert_eq!(p.check(pt(4, 1)), Err(PlayError::Capture));
+        assert!(p.legal(Color::Black).has(pt(4, 1)), "black may extend out of atari");
+        assert_eq!(p.group_at(pt(4, 0)), Some((stones(&[(4, 0)]), stones(&[(4, 1)]))));
+    }
+
+    #[test]
+    fn extending_a_group_in_atari_is_legal_only_with_a_new_liberty() {
+        // Black A9-B9 has one liberty, A8, next to white C9 and B8.
+        let black = stones(&[(0, 0), (1, 0)]);
+        let white = stones(&[(2, 0), (1, 1)]);
+        let mut p = Position::from_stones(black, white, Color::Black).unwrap();
+        assert_eq!(p.play_xy(0, 1), Ok(pt(0, 1)), "A8 brings the liberty A7");
+        assert_eq!(p.group_at(pt(0, 0)), Some((stones(&[(0, 0), (1, 0), (0, 1)]), stones(&[(0, 2)]))));
+        // With white on A7 too, A8 is the group's last liberty and an eye: illegal for both.
+        let white = white | stones(&[(0, 2)]);
+        let black_to_move = Position::from_stones(black, white, Color::Black).unwrap();
+        assert_eq!(black_to_move.check(pt(0, 1)), Err(PlayError::Suicide));
+        let white_to_move = Position::from_stones(black, white, Color::White).unwrap();
+        assert_eq!(white_to_move.check(pt(0, 1)), Err(PlayError::Capture));
+    }
+
+    #[test]
+    fn merging_groups_pools_their_liberties() {
+        // Black C5 and E5 joined by D5: one group whose liberties are the union, minus D5.
+        let mut p = game(&[(2, 4), (8, 8), (4, 4), (8, 7)]);
+        p.play(pt(3, 4)).unwrap();
+        let (group, liberties) = p.group_at(pt(2, 4)).unwrap();
+        assert_eq!(group, stones(&[(2, 4), (3, 4), (4, 4)]));
+        assert_eq!(liberties, stones(&[(1, 4), (5, 4), (2, 3), (3, 3), (4, 3), (2, 5), (3, 5), (4, 5)]));
+        assert_eq!(p.group_at(pt(4, 4)), Some((group, liberties)));
+        assert_eq!(p.group_at(pt(0, 0)), None);
     }
 
     /// One empty point, the last liberty of a black and of a white group: neither may play.

@@ -1,0 +1,29 @@
+//! Speed of the search: `Mcts::think` for a fixed number of iterations on the middle-game
+//! fixture, from a fresh search each time (no tree kept from an earlier call):
+//! `cargo bench --bench search`. Iterations per second = NODES / the median time.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use nogo::bench::{position, MIDDLE_GAME};
+use nogo::engine::{Budget, Engine};
+use nogo::mcts::Mcts;
+use nogo::params::Params;
+
+/// Iterations per search: about 20 ms at a million iterations per second.
+const NODES: u64 = 20_000;
+
+fn think(c: &mut Criterion) {
+    let middle_game = position(MIDDLE_GAME);
+    let mut group = c.benchmark_group("mcts");
+    group.sample_size(20);
+    group.bench_function("think_20k_nodes/middle_game", |b| {
+        b.iter_batched_ref(
+            || Mcts::new(Params::default(), 0),
+            |search| search.think(&middle_game, &Budget::nodes(NODES)),
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, think);
+criterion_main!(benches);
