@@ -76,7 +76,7 @@ pub struct ArenaArgs {
     /// Write the JSON summary to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// No progress line, only the closing report (on stderr) and the summary.
+    /// No progress line; faults and the closing report still go to stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
 }
