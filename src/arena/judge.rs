@@ -124,20 +124,23 @@ pub fn play(
             return None;
         }
         let colour = game.position().to_move();
+        let number = game.moves().len() + 1;
         let limit = if times[colour.index()].is_empty() { limits.first_turn } else { limits.turn };
         let turn = players[colour.index()].turn(game.position(), game.moves(), limit);
         times[colour.index()].push(turn.elapsed);
         let answer = match turn.outcome {
             Ok(answer) => answer,
             Err(fault) => {
-                let reason = format!("{colour} {}: {}", Verdict::from(fault.kind), fault.detail);
+                let reason =
+                    format!("{colour} {} at move {number}: {}", Verdict::from(fault.kind), fault.detail);
                 break (colour, Verdict::from(fault.kind), reason);
             }
         };
         let played =
             Point::from_botzone(answer.x, answer.y).ok_or(PlayError::OffBoard).and_then(|p| game.play(p));
         if let Err(e) = played {
-            let reason = format!("{colour} played an illegal move ({}, {}): {e}", answer.x, answer.y);
+            let reason =
+                format!("{colour} played an illegal move ({}, {}) at move {number}: {e}", answer.x, answer.y);
             break (colour, Verdict::Illegal(e.into()), reason);
         }
         if let Some(result) = game.result() {
@@ -211,7 +214,7 @@ mod tests {
         let game = judge(vec![xy(4, 4)], vec![timeout], &[]);
         assert_eq!((game.winner, game.verdict), (Color::Black, Verdict::Timeout));
         assert_eq!(game.times[1].len(), 1, "the faulty turn is timed");
-        assert!(game.record.result.unwrap().reason.starts_with("white timeout"));
+        assert_eq!(game.record.result.unwrap().reason, "white timeout at move 2: slow");
     }
 
     #[test]

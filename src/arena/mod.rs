@@ -28,7 +28,7 @@ use std::time::Duration;
 /// Options of `nogo arena`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "PLAYER is one of:\n  \
-    builtin:NAME or NAME   a built-in engine in this process (mcts, random, ...)\n  \
+    builtin:NAME or NAME   a built-in engine in this process (mcts, random, seed, alphabeta)\n  \
     CMD or json:CMD        a command speaking Botzone's JSON protocol\n  \
     text:CMD               a command speaking Botzone's simplified text protocol\n  \
     gtp:CMD                a command speaking GTP\n\
@@ -42,13 +42,13 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "PLAYER")]
     pub player2: String,
     /// Name of player 1 in reports and records [default: from the engine or command].
-    #[arg(long)]
+    #[arg(long, value_name = "NAME")]
     pub name1: Option<String>,
     /// Name of player 2.
-    #[arg(long)]
+    #[arg(long, value_name = "NAME")]
     pub name2: Option<String>,
     /// Games to play; each opening is played twice, colours swapped.
-    #[arg(short = 'n', long, default_value_t = 100)]
+    #[arg(short = 'n', long, default_value_t = 100, value_name = "N")]
     pub games: u64,
     /// Seconds a player has per turn (Botzone: 1).
     #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
@@ -62,7 +62,7 @@ pub struct ArenaArgs {
     #[arg(long, default_value = "standard", value_name = "FILE")]
     pub openings: String,
     /// Games played at once; each needs a core of its own.
-    #[arg(short = 'j', long, default_value_t = 1)]
+    #[arg(short = 'j', long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
     /// Seed of built-in engines' random choices [default: from the clock; reported].
     #[arg(long)]
@@ -76,7 +76,7 @@ pub struct ArenaArgs {
     /// Write the JSON summary to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// No progress line, only the closing report (on stderr) and the summary.
+    /// No progress line; faults and the closing report still go to stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
 }
