@@ -53,7 +53,8 @@ fn main() {
                             let mut black = engine(if candidate_black { a } else { b }, pair);
                             let mut white = engine(if candidate_black { b } else { a }, pair);
                             while !pos.is_terminal() {
-                                let side = if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };
+                                let side =
+                                    if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };
                                 let r = side.think(&pos, &Budget::nodes(nodes));
                                 pos.play(r.best).unwrap();
                             }

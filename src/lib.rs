@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod bitboard;
 pub mod cli;
+pub mod endgame;
 pub mod engine;
 pub mod engines;
 pub mod eval;
