@@ -34,6 +34,14 @@
 //! - `M + x <= m`: we lose (the opponent answers each of our moves from his piles);
 //! - `M > m + y`: we win (we play only from our piles).
 //!
+//! # Cost and reach
+//!
+//! 1.5 to 3 µs per node on the shared machine (one clone and `play` per candidate, the region scan,
+//! a table probe). `cargo run --release --example solver_reach` (50 mcts self-play games at
+//! 20000 nodes a move, two random opening moves) proves, within 0.5 s from a fresh table,
+//! positions with a median of 26 empty points (21 legal for either side), 16.5 moves before
+//! the end of games of 72 moves (medians); the range is 22 to 29 (machine shared, so loaded).
+//!
 //! # Transposition table
 //!
 //! Fixed size, buckets of two entries; a new result takes the entry of its own key, else the
