@@ -4,7 +4,9 @@
 //! (seeds 1..=GAMES: the engine is deterministic at a fixed node count), then walks each
 //! game back from its end, solving each position with a fresh solver and a MILLIS deadline,
 //! until one is not proven. A game's reach is the number of empty points of the earliest
-//! position proven; the median over the games is printed last.
+//! position proven; the median over the games is printed last. The `in_game_*` columns show
+//! what keeping one solver (its table) across turns adds: from 8 moves before the reach, each
+//! position in game order gets MILLIS with the same solver; the first one proven is reported.
 use nogo::endgame::{Solver, DEFAULT_TABLE_BITS};
 use nogo::engine::{Budget, Engine};
 use nogo::mcts::Mcts;
@@ -37,8 +39,9 @@ fn self_play(seed: u64, nodes: u64) -> Vec<Position> {
 
 fn main() {
     let (games, nodes, millis) = (arg(1, 50), arg(2, 20000), arg(3, 500));
-    println!("seed moves reach_empty reach_live reach_move nodes ms proven_win");
+    println!("seed moves reach_empty reach_live reach_move nodes ms proven_win in_game_empty in_game_move");
     let mut reaches = Vec::new();
+    let mut in_game_reaches = Vec::new();
     for seed in 1..=games {
         let history = self_play(seed, nodes);
         let mut reach = None;
@@ -55,25 +58,40 @@ fn main() {
         let (position, solution, elapsed) =
             reach.expect("the last position before the end is proven at once");
         let legal = position.legal_both();
-        let empty = (position.empty() & nogo::Bitboard::FULL).count();
+        let empty = empty_points(&position);
+        let mut solver = Solver::new(DEFAULT_TABLE_BITS);
+        let in_game = history[position.moves_played().saturating_sub(8)..]
+            .iter()
+            .find(|p| {
+                solver.solve(p, &Budget::until(Instant::now() + Duration::from_millis(millis))).is_some()
+            })
+            .expect("the reach position is proven");
         println!(
-            "{seed} {} {empty} {} {} {} {} {}",
+            "{seed} {} {empty} {} {} {} {} {} {} {}",
             history.len(),
             (legal[0] | legal[1]).count(),
             position.moves_played(),
             solution.nodes,
             elapsed.as_millis(),
-            solution.win
+            solution.win,
+            empty_points(in_game),
+            in_game.moves_played()
         );
         reaches.push(empty);
+        in_game_reaches.push(empty_points(in_game));
     }
-    reaches.sort_unstable();
-    let n = reaches.len();
-    let median =
-        if n % 2 == 1 { reaches[n / 2] as f64 } else { (reaches[n / 2 - 1] + reaches[n / 2]) as f64 / 2.0 };
-    println!(
-        "median reach over {n} games: {median} empty points (min {}, max {})",
-        reaches[0],
-        reaches[n - 1]
-    );
+    println!("median reach over {} games: {}", reaches.len(), summary(reaches));
+    println!("in game, one solver across turns: {}", summary(in_game_reaches));
+}
+
+fn empty_points(position: &Position) -> u32 {
+    (position.empty() & nogo::Bitboard::FULL).count()
+}
+
+/// `median M empty points (min A, max B)`.
+fn summary(mut values: Vec<u32>) -> String {
+    values.sort_unstable();
+    let n = values.len();
+    let median = (values[(n - 1) / 2] + values[n / 2]) as f64 / 2.0;
+    format!("{median} empty points (min {}, max {})", values[0], values[n - 1])
 }

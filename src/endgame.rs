@@ -4,9 +4,9 @@
 //! won when some move leads to a lost node, and it stops at the first such move (alpha-beta
 //! with a null window degenerates to exactly this). Proven nodes go into a transposition table
 //! keyed by [`Position::hash`]. Children are ordered killer move first, then by the mobility
-//! they leave (opponent's legal points minus ours, fewest first); before any child is searched
-//! each one is checked for an immediate win (the opponent is left without a legal move) and
-//! probed in the table for a proven loss.
+//! they leave (twice the opponent's legal points minus ours, least first); before any child
+//! is searched each one is checked for an immediate win (the opponent is left without a legal
+//! move) and probed in the table for a proven loss.
 //!
 //! # Shortcut: independent regions (sound, proved here and tested against brute force)
 //!
@@ -18,9 +18,10 @@
 //!
 //! Call a point *live* when some side may play it. Link two live points when they are adjacent
 //! or are liberties of a common group, and call the connected parts *regions*. A move on `p`
-//! changes only `p`, the liberties of the groups adjacent to `p` and the group it joins; every
-//! live point whose legality could change with it is in `p`'s region, and regions never merge.
-//! So regions are independent games, and the position is their sum.
+//! changes only `p` and the groups adjacent to `p` (their liberties, and the group it joins),
+//! so the live points whose legality could change (`p`'s neighbours and those groups'
+//! liberties) are all in `p`'s region, and regions never merge. So regions are independent
+//! games, and the position is their sum.
 //!
 //! A region where only one colour has legal points stays so for ever (legal sets shrink): it
 //! is a pile of moves only its owner can take. Its worth is the most moves the owner can make
@@ -34,13 +35,19 @@
 //! - `M + x <= m`: we lose (the opponent answers each of our moves from his piles);
 //! - `M > m + y`: we win (we play only from our piles).
 //!
+//! In the positions at the solver's reach the live points mostly form one mixed region (eyes
+//! share groups with the contested points), so the shortcut pays in the last moves of the
+//! game and at the ends of search lines, not by splitting the fight.
+//!
 //! # Cost and reach
 //!
-//! 1.5 to 3 µs per node on the shared machine (one clone and `play` per candidate, the region scan,
-//! a table probe). `cargo run --release --example solver_reach` (50 mcts self-play games at
-//! 20000 nodes a move, two random opening moves) proves, within 0.5 s from a fresh table,
-//! positions with a median of 26 empty points (21 legal for either side), 16.5 moves before
-//! the end of games of 72 moves (medians); the range is 22 to 29 (machine shared, so loaded).
+//! 1.5 to 3 µs per node on the shared machine (one clone and `play` per candidate, the region
+//! scan, a table probe). `cargo run --release --example solver_reach` (50 mcts self-play games
+//! at 20000 nodes a move, two random opening moves) proves, within 0.5 s from a fresh table,
+//! positions with a median of 26 empty points (22 legal for either side), 17 moves before the
+//! end of games of 72 moves (medians; range 22 to 31 empty points; a second run on the loaded
+//! machine gave the same median). One solver kept across the turns of a game (its table
+//! reused) first proves the game at a median of 27 empty points, 18 moves before the end.
 //!
 //! # Transposition table
 //!
@@ -189,11 +196,7 @@ impl Solver {
                 self.killers[ply] = p.index() as u8;
                 return Some((true, p.index() as u8));
             }
-            let score = if p.index() as u8 == killer {
-                i32::MIN
-            } else {
-                2 * after[(!me).index()].count() as i32 - after[me.index()].count() as i32
-            };
+            let score = if p.index() as u8 == killer { i32::MIN } else { mobility_score(after, me) };
             order.push((score, p));
         }
         order.sort_unstable_by_key(|&(score, _)| score);
@@ -232,9 +235,14 @@ fn resisting_move(position: &Position) -> Option<Point> {
     position.legal_moves().iter().min_by_key(|&p| {
         let mut child = position.clone();
         child.play_unchecked(p);
-        let after = child.legal_both();
-        2 * after[(!me).index()].count() as i32 - after[me.index()].count() as i32
+        mobility_score(child.legal_both(), me)
     })
+}
+
+/// How good the legal sets `after` a move of `me` are for `me`, lower better: the opponent's
+/// legal points count double, as denying them is what wins.
+fn mobility_score(after: [Bitboard; 2], me: Color) -> i32 {
+    2 * after[(!me).index()].count() as i32 - after[me.index()].count() as i32
 }
 
 /// The independent regions of a position (see the module documentation).
