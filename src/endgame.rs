@@ -25,7 +25,7 @@
 //!
 //! A region where only one colour has legal points stays so for ever (legal sets shrink): it
 //! is a pile of moves only its owner can take. Its worth is the most moves the owner can make
-//! in it alone ([`most_moves`], a small exhaustive search), and the owner can take them one at
+//! in it alone ([`Solver::most_moves`], a small exhaustive search), and the owner can take them one at
 //! a time whenever he likes by following one best line. Such piles are interchangeable, so the
 //! search plays only the *mixed* regions plus one move from the side to move's piles (the
 //! first move of a best line; the region left then is worth exactly one move less). With `M`
@@ -140,15 +140,7 @@ impl Solver {
     /// Whether the side to move wins, with a winning move's index when it does (`u8::MAX`
     /// otherwise); `None` when the budget ran out.
     fn search(&mut self, position: &Position, ply: usize) -> Option<(bool, u8)> {
-        self.nodes += 1;
-        if self.budget.nodes.is_some_and(|n| self.nodes > n)
-            || (self.nodes.is_multiple_of(CLOCK_INTERVAL) && self.budget.expired())
-        {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return None;
-        }
+        self.tick()?;
         let key = position.hash();
         if let Some(entry) = self.probe(key) {
             return Some((entry.state == WON, entry.best));
@@ -168,7 +160,7 @@ impl Solver {
         if own.is_empty() {
             return LOSS;
         }
-        let regions = Regions::of(position, legal);
+        let regions = self.regions(position, legal)?;
         let (piles, their_piles) = (regions.piles[me.index()], regions.piles[(!me).index()]);
         let pile_move = regions.pile_move[me.index()];
         let win_by_piles = || Some((true, pile_move.map_or(u8::MAX, |p| p.index() as u8)));
@@ -210,6 +202,17 @@ impl Solver {
             }
         }
         LOSS
+    }
+
+    /// Counts a node; `None` once the budget has run out.
+    fn tick(&mut self) -> Option<()> {
+        self.nodes += 1;
+        if self.budget.nodes.is_some_and(|n| self.nodes > n)
+            || (self.nodes.is_multiple_of(CLOCK_INTERVAL) && self.budget.expired())
+        {
+            self.aborted = true;
+        }
+        (!self.aborted).then_some(())
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {
@@ -255,30 +258,6 @@ struct Regions {
     pile_move: [Option<Point>; 2],
 }
 
-impl Regions {
-    fn of(position: &Position, legal: [Bitboard; 2]) -> Regions {
-        let live = legal[0] | legal[1];
-        let mut regions = Regions { mixed: Bitboard::EMPTY, piles: [0; 2], pile_move: [None; 2] };
-        let mut rest = live;
-        while let Some(seed) = rest.first() {
-            let region = region_of(position, seed, live);
-            rest -= region;
-            let owner = match ((region & legal[0]).is_empty(), (region & legal[1]).is_empty()) {
-                (false, true) => Color::Black,
-                (true, false) => Color::White,
-                _ => {
-                    regions.mixed |= region;
-                    continue;
-                }
-            };
-            let (moves, first) = most_moves(position, owner, region);
-            regions.piles[owner.index()] += moves;
-            regions.pile_move[owner.index()].get_or_insert(first);
-        }
-        regions
-    }
-}
-
 /// The region of `seed`: live points reached through adjacency and shared groups.
 fn region_of(position: &Position, seed: Point, live: Bitboard) -> Bitboard {
     let occupied = !position.empty() & Bitboard::FULL;
@@ -303,45 +282,74 @@ fn region_of(position: &Position, seed: Point, live: Bitboard) -> Bitboard {
     }
 }
 
-/// The most moves `owner` can make in `region`, where only `owner` has legal points, and the
-/// first move of a line making them.
-fn most_moves(position: &Position, owner: Color, region: Bitboard) -> (u32, Point) {
-    let playable = position.legal(owner) & region;
-    let first = playable.first().expect("a one-sided region holds a legal point of its owner");
-    if playable.count() == 1 {
-        return (1, first);
+impl Solver {
+    /// The regions of `position`, whose legal sets are `legal`; `None` when the budget ran out
+    /// while counting a pile.
+    fn regions(&mut self, position: &Position, legal: [Bitboard; 2]) -> Option<Regions> {
+        let live = legal[0] | legal[1];
+        let mut regions = Regions { mixed: Bitboard::EMPTY, piles: [0; 2], pile_move: [None; 2] };
+        let mut rest = live;
+        while let Some(seed) = rest.first() {
+            let region = region_of(position, seed, live);
+            rest -= region;
+            let owner = match ((region & legal[0]).is_empty(), (region & legal[1]).is_empty()) {
+                (false, true) => Color::Black,
+                (true, false) => Color::White,
+                _ => {
+                    regions.mixed |= region;
+                    continue;
+                }
+            };
+            let (moves, first) = self.most_moves(position, owner, region)?;
+            regions.piles[owner.index()] += moves;
+            regions.pile_move[owner.index()].get_or_insert(first);
+        }
+        Some(regions)
     }
-    let start = with_to_move(position, owner);
-    let (moves, best) = most_moves_from(&start, region, &mut HashMap::new());
-    (moves, best.unwrap_or(first))
-}
 
-/// [`most_moves`] from a position with `owner` to move, memoised on the owner's stones.
-fn most_moves_from(
-    position: &Position,
-    region: Bitboard,
-    memo: &mut HashMap<u128, u32>,
-) -> (u32, Option<Point>) {
-    let owner = position.to_move();
-    let key = (position.stones(owner) & region).0;
-    if let Some(&moves) = memo.get(&key) {
-        return (moves, None);
+    /// The most moves `owner` can make in `region`, where only `owner` has legal points, and the
+    /// first move of a line making them. Each position of that search counts as a node.
+    fn most_moves(&mut self, position: &Position, owner: Color, region: Bitboard) -> Option<(u32, Point)> {
+        let playable = position.legal(owner) & region;
+        let first = playable.first().expect("a one-sided region holds a legal point of its owner");
+        if playable.count() == 1 {
+            return Some((1, first));
+        }
+        let start = with_to_move(position, owner);
+        let (moves, best) = self.most_moves_from(&start, region, &mut HashMap::new())?;
+        Some((moves, best.unwrap_or(first)))
     }
-    let playable = position.legal(owner) & region;
-    let mut best = (0, None);
-    for p in playable {
-        let mut next = position.clone();
-        next.play_unchecked(p);
-        let (after, _) = most_moves_from(&with_to_move(&next, owner), region, memo);
-        if after + 1 > best.0 {
-            best = (after + 1, Some(p));
-            if best.0 == playable.count() {
-                break;
+
+    /// [`Solver::most_moves`] from a position with the owner to move, memoised on the owner's
+    /// stones.
+    fn most_moves_from(
+        &mut self,
+        position: &Position,
+        region: Bitboard,
+        memo: &mut HashMap<u128, u32>,
+    ) -> Option<(u32, Option<Point>)> {
+        let owner = position.to_move();
+        let key = (position.stones(owner) & region).0;
+        if let Some(&moves) = memo.get(&key) {
+            return Some((moves, None));
+        }
+        self.tick()?;
+        let playable = position.legal(owner) & region;
+        let mut best = (0, None);
+        for p in playable {
+            let mut next = position.clone();
+            next.play_unchecked(p);
+            let (after, _) = self.most_moves_from(&with_to_move(&next, owner), region, memo)?;
+            if after + 1 > best.0 {
+                best = (after + 1, Some(p));
+                if best.0 == playable.count() {
+                    break;
+                }
             }
         }
+        memo.insert(key, best.0);
+        Some(best)
     }
-    memo.insert(key, best.0);
-    best
 }
 
 /// The same stones with `colour` to move.
@@ -446,7 +454,8 @@ mod tests {
                 rest -= region;
                 for owner in [Color::Black, Color::White] {
                     if (region & legal[(!owner).index()]).is_empty() {
-                        let (moves, first) = most_moves(&position, owner, region);
+                        let (moves, first) =
+                            Solver::new(4).most_moves(&position, owner, region).expect("no budget limit");
                         assert_eq!(moves, alone(&position, owner, region), "{position}\n{region}");
                         let mut next = with_to_move(&position, owner);
                         next.play(first).unwrap();
@@ -491,6 +500,27 @@ mod tests {
         let mut solver = Solver::new(16);
         assert!(solver.solve(&hard, &Budget::nodes(50)).is_none());
         assert!(solver.nodes <= 51, "searched {} nodes on a budget of 50", solver.nodes);
+    }
+
+    /// White to move owns every empty point of a checkerboard of white stones: one pile of 40
+    /// points whose count is itself a search, which the budget must bound too.
+    #[test]
+    fn counting_a_pile_respects_the_budget() {
+        let white = crate::bitboard! {
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+        };
+        let position = Position::from_stones(Bitboard::EMPTY, white, Color::White).unwrap();
+        let mut solver = Solver::new(4);
+        assert!(solver.solve(&position, &Budget::nodes(2000)).is_none());
+        assert!(solver.nodes <= 2001, "searched {} nodes on a budget of 2000", solver.nodes);
     }
 
     #[test]
