@@ -335,6 +335,7 @@ impl Solver {
         }
         self.tick()?;
         let playable = position.legal(owner) & region;
+        let bound = playable.count().min(fill_bound(position, region));
         let mut best = (0, None);
         for p in playable {
             let mut next = position.clone();
@@ -342,7 +343,7 @@ impl Solver {
             let (after, _) = self.most_moves_from(&with_to_move(&next, owner), region, memo)?;
             if after + 1 > best.0 {
                 best = (after + 1, Some(p));
-                if best.0 == playable.count() {
+                if best.0 == bound {
                     break;
                 }
             }
@@ -350,6 +351,26 @@ impl Solver {
         memo.insert(key, best.0);
         Some(best)
     }
+}
+
+/// An upper bound on the stones the side to move can add to `region`: one less than its
+/// empty points when filling them all would leave a group without a liberty, that is when no
+/// empty point outside the region touches them and no group of the side to move touching them
+/// has a liberty outside the region (the last stone's group would then have none). For a
+/// group with many eyes this lets the first full line end the count.
+fn fill_bound(position: &Position, region: Bitboard) -> u32 {
+    let empty = position.empty() & Bitboard::FULL;
+    let rest = region & empty;
+    let mut enclosed = (rest.neighbors() & empty).is_subset(rest);
+    let mut seen = Bitboard::EMPTY;
+    for stone in rest.neighbors() & position.stones(position.to_move()) {
+        if enclosed && !seen.has(stone) {
+            let (stones, liberties) = position.group_at(stone).expect("a stone");
+            seen |= stones;
+            enclosed = liberties.is_subset(rest);
+        }
+    }
+    rest.count() - u32::from(enclosed && !rest.is_empty())
 }
 
 /// The same stones with `colour` to move.
@@ -444,7 +465,7 @@ mod tests {
                 .max()
                 .unwrap_or(0)
         }
-        let mut checked = 0;
+        let (mut checked, mut tight) = (0, 0);
         for position in endgames(60, 20) {
             let legal = position.legal_both();
             let live = legal[0] | legal[1];
@@ -457,6 +478,10 @@ mod tests {
                         let (moves, first) =
                             Solver::new(4).most_moves(&position, owner, region).expect("no budget limit");
                         assert_eq!(moves, alone(&position, owner, region), "{position}\n{region}");
+                        let start = with_to_move(&position, owner);
+                        let bound = fill_bound(&start, region);
+                        assert!(moves <= bound, "bound {bound} below {moves}\n{position}\n{region}");
+                        tight += u32::from(bound < region.count() && moves == bound);
                         let mut next = with_to_move(&position, owner);
                         next.play(first).unwrap();
                         assert_eq!(alone(&next, owner, region), moves - 1, "{first} is not on a best line");
@@ -466,6 +491,7 @@ mod tests {
             }
         }
         assert!(checked > 100, "only {checked} one-sided regions");
+        assert!(tight > 10, "the fill bound decided only {tight} counts");
     }
 
     #[test]
@@ -502,10 +528,9 @@ mod tests {
         assert!(solver.nodes <= 51, "searched {} nodes on a budget of 50", solver.nodes);
     }
 
-    /// White to move owns every empty point of a checkerboard of white stones: one pile of 40
-    /// points whose count is itself a search, which the budget must bound too.
-    #[test]
-    fn counting_a_pile_respects_the_budget() {
+    /// White to move owns every empty point of a checkerboard of white stones: one pile of 41
+    /// points, all but one of which white can fill.
+    fn checkerboard() -> Position {
         let white = crate::bitboard! {
             . X . X . X . X .
             X . X . X . X . X
@@ -517,10 +542,29 @@ mod tests {
             X . X . X . X . X
             . X . X . X . X .
         };
-        let position = Position::from_stones(Bitboard::EMPTY, white, Color::White).unwrap();
+        Position::from_stones(Bitboard::EMPTY, white, Color::White).unwrap()
+    }
+
+    #[test]
+    fn a_big_pile_is_counted_by_its_first_full_line() {
+        let position = checkerboard();
+        let region = position.empty() & Bitboard::FULL;
+        assert_eq!(fill_bound(&position, region), 40);
         let mut solver = Solver::new(4);
-        assert!(solver.solve(&position, &Budget::nodes(2000)).is_none());
-        assert!(solver.nodes <= 2001, "searched {} nodes on a budget of 2000", solver.nodes);
+        let (moves, _) = solver.most_moves(&position, Color::White, region).unwrap();
+        assert_eq!(moves, 40);
+        assert!(solver.nodes <= 41, "{} nodes", solver.nodes);
+        let solution = solve(&position, &Budget::nodes(100)).expect("proven by the count");
+        assert!(solution.win);
+    }
+
+    #[test]
+    fn counting_a_pile_respects_the_budget() {
+        let position = checkerboard();
+        let mut solver = Solver::new(4);
+        solver.budget = Budget::nodes(10);
+        assert!(solver.most_moves(&position, Color::White, position.empty() & Bitboard::FULL).is_none());
+        assert_eq!(solver.nodes, 11);
     }
 
     #[test]
