@@ -44,10 +44,10 @@
 //! 1.5 to 3 µs per node on the shared machine (one clone and `play` per candidate, the region
 //! scan, a table probe). `cargo run --release --example solver_reach` (50 mcts self-play games
 //! at 20000 nodes a move, two random opening moves) proves, within 0.5 s from a fresh table,
-//! positions with a median of 26 empty points (22 legal for either side), 17 moves before the
-//! end of games of 72 moves (medians; range 22 to 31 empty points; a second run on the loaded
-//! machine gave the same median). One solver kept across the turns of a game (its table
-//! reused) first proves the game at a median of 27 empty points, 18 moves before the end.
+//! positions with a median of 26 to 27 empty points over three runs on the loaded machine (22
+//! legal for either side), 17 to 17.5 moves before the end of games of 72 moves; the range
+//! over the games is 22 to 31. One solver kept across the turns of a game (its table reused)
+//! first proves the game at a median of 27 empty points, 18 moves before the end.
 //!
 //! # Transposition table
 //!
