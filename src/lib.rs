@@ -8,6 +8,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod botzone;
 pub mod cli;
+pub mod endgame;
 pub mod engine;
 pub mod engines;
 pub mod eval;
