@@ -45,7 +45,7 @@ fn main() {
                         let mut opening = Position::new();
                         for _ in 0..2 {
                             let legal = opening.legal_moves();
-                            opening.play(legal.nth(rng.u32(..legal.count())).unwrap()).unwrap();
+                            opening.play(legal.choose(&mut rng).unwrap()).unwrap();
                         }
                         for candidate_black in [true, false] {
                             let mut pos = opening.clone();

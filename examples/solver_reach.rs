@@ -28,7 +28,7 @@ fn self_play(seed: u64, nodes: u64) -> Vec<Position> {
         history.push(position.clone());
         let best = if position.moves_played() < 2 {
             let legal = position.legal_moves();
-            legal.nth(rng.u32(..legal.count())).expect("a non-terminal position has a legal move")
+            legal.choose(&mut rng).expect("a non-terminal position has a legal move")
         } else {
             engine.think(&position, &Budget::nodes(nodes)).best
         };

@@ -88,7 +88,7 @@ pub fn random_game(rng: &mut fastrand::Rng, mut on_move: impl FnMut(Point)) -> P
         if legal.is_empty() {
             return position;
         }
-        let p = legal.nth(rng.u32(..legal.count())).expect("an index below the count");
+        let p = legal.choose(rng).expect("a non-terminal position has a legal move");
         position.play_unchecked(p);
         on_move(p);
     }

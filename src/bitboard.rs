@@ -135,6 +135,15 @@ impl Bitboard {
         Some(Point::from_index_unchecked(base + select(word, n) as u8))
     }
 
+    /// A uniformly random point of the set, if any.
+    pub fn choose(self, rng: &mut fastrand::Rng) -> Option<Point> {
+        if self.is_empty() {
+            None
+        } else {
+            self.nth(rng.u32(..self.count()))
+        }
+    }
+
     /// The points of the set in board order.
     #[inline]
     pub fn iter(self) -> Points {

@@ -182,7 +182,7 @@ mod tests {
         let mut game = Game::new();
         while game.result().is_none() {
             let legal = game.position().legal_moves();
-            game.play(legal.nth(rng.u32(..legal.count())).unwrap()).unwrap();
+            game.play(legal.choose(&mut rng).unwrap()).unwrap();
         }
         let result = game.result().unwrap();
         let loser = game.position().to_move();

@@ -466,7 +466,7 @@ impl Engine for Mcts {
             None => {
                 // No iteration ran (an expired budget): any legal move beats none.
                 let legal: Bitboard = position.legal_moves();
-                let pick = legal.nth(self.rng.u32(..legal.count())).expect("non-terminal");
+                let pick = legal.choose(&mut self.rng).expect("non-terminal");
                 (pick, 0.5)
             }
         };
@@ -526,7 +526,7 @@ mod tests {
                     break;
                 }
                 let legal = position.legal_moves();
-                position.play(legal.nth(rng.u32(..legal.count())).unwrap()).unwrap();
+                position.play(legal.choose(&mut rng).unwrap()).unwrap();
             }
         }
     }

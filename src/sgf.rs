@@ -259,15 +259,8 @@ mod tests {
     use super::*;
 
     fn random_game(seed: u64) -> Vec<Point> {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let mut position = Position::new();
         let mut moves = Vec::new();
-        while !position.is_terminal() {
-            let legal = position.legal_moves();
-            let p = legal.nth(rng.u32(..legal.count())).unwrap();
-            position.play(p).unwrap();
-            moves.push(p);
-        }
+        crate::bench::random_game(&mut fastrand::Rng::with_seed(seed), |p| moves.push(p));
         moves
     }
 

@@ -334,7 +334,7 @@ fn play_game(json: bool, bot: Color, seed: u64) {
     let mut position = Position::new();
     let random_move = |position: &Position, rng: &mut fastrand::Rng| {
         let legal = position.legal_moves();
-        legal.nth(rng.u32(..legal.count())).unwrap()
+        legal.choose(rng).unwrap()
     };
     let mut request = match (bot, json) {
         (Color::Black, true) => r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#.to_string() + "\n",

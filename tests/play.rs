@@ -144,15 +144,8 @@ fn bot_opens_when_the_person_is_white_and_quit_says_bye() {
 fn game_black_wins() -> Vec<Point> {
     (0..)
         .map(|seed| {
-            let mut rng = fastrand::Rng::with_seed(seed);
-            let mut position = Position::new();
             let mut moves = Vec::new();
-            while !position.is_terminal() {
-                let legal = position.legal_moves();
-                let p = legal.nth(rng.u32(..legal.count())).unwrap();
-                position.play(p).unwrap();
-                moves.push(p);
-            }
+            nogo::bench::random_game(&mut fastrand::Rng::with_seed(seed), |p| moves.push(p));
             moves
         })
         .find(|moves| moves.len() % 2 == 1)
@@ -175,7 +168,7 @@ fn save_and_load_round_trip() {
     let mut last = String::new();
     for _ in 0..3 {
         let legal = position.legal_moves();
-        let mine = legal.nth(rng.u32(..legal.count())).unwrap();
+        let mine = legal.choose(&mut rng).unwrap();
         last = s.send(&mine.to_gtp());
         position.play(mine).unwrap();
         position.play(bot_move(&last)).unwrap();

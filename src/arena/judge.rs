@@ -221,15 +221,8 @@ mod tests {
     fn a_player_left_without_moves_loses() {
         // Replay a random game's moves through scripted players: the judge ends it exactly at
         // the terminal position and names the player without a legal move.
-        let mut rng = fastrand::Rng::with_seed(7);
-        let mut position = Position::new();
         let mut moves = Vec::new();
-        while !position.is_terminal() {
-            let legal = position.legal_moves();
-            let p = legal.nth(rng.u32(..legal.count())).unwrap();
-            position.play(p).unwrap();
-            moves.push(p);
-        }
+        let position = crate::bench::random_game(&mut fastrand::Rng::with_seed(7), |p| moves.push(p));
         let script = |parity| moves.iter().skip(parity).step_by(2).map(|&p| Ok(Answer::from(p))).collect();
         let game = judge(script(0), script(1), &[]);
         assert_eq!(game.record.moves, moves);

@@ -325,7 +325,7 @@ mod tests {
                     break;
                 }
                 let legal = position.legal_moves();
-                position.play(legal.nth(rng.u32(..legal.count())).unwrap()).unwrap();
+                position.play(legal.choose(&mut rng).unwrap()).unwrap();
             }
         }
         found

@@ -23,7 +23,7 @@ impl Engine for RandomEngine {
     fn think(&mut self, position: &Position, _budget: &Budget) -> Report {
         let started = Instant::now();
         let legal = position.legal_moves();
-        let best = legal.nth(self.rng.u32(..legal.count())).expect("a non-terminal position");
+        let best = legal.choose(&mut self.rng).expect("a non-terminal position");
         Report::instant(best, 0.5, started)
     }
 }
