@@ -2,7 +2,7 @@
 //! PAIRS NODES CANDIDATE BASELINE` plays the candidate against the baseline from random
 //! two-move openings, each opening twice with colours swapped, at a fixed number of nodes per
 //! move. An engine is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters
-//! (exploration, eval_slope). Decisions that go in are confirmed with `nogo arena`.
+//! (exploration, eval_slope, endgame_points, endgame_share). Decisions that go in are confirmed with `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
 use nogo::params::Params;
@@ -24,6 +24,8 @@ fn params(spec: &str) -> Params {
         match k {
             "exploration" => p.exploration = v,
             "eval_slope" => p.eval_slope = v,
+            "endgame_points" => p.endgame_points = v as u32,
+            "endgame_share" => p.endgame_share = v,
             _ => panic!("unknown key {k}"),
         }
     }

@@ -10,6 +10,7 @@
 //! in place, so memory never passes the cap however many turns are played.
 
 use crate::bitboard::Bitboard;
+use crate::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
 use crate::engine::{Budget, Engine, Report};
 use crate::eval;
 use crate::params::Params;
@@ -125,12 +126,22 @@ pub struct Mcts {
     /// The position at the root of `nodes`, if a tree is kept.
     root_position: Option<Position>,
     rng: fastrand::Rng,
+    /// The exact endgame solver, created the first time an endgame is reached and kept, so
+    /// its table carries proofs from turn to turn.
+    solver: Option<Solver>,
 }
 
 impl Mcts {
     pub fn new(params: Params, seed: u64) -> Mcts {
         let capacity = (params.memory_bytes / size_of::<Node>()).max(MIN_CAPACITY);
-        Mcts { params, nodes: Vec::new(), capacity, root_position: None, rng: fastrand::Rng::with_seed(seed) }
+        Mcts {
+            params,
+            nodes: Vec::new(),
+            capacity,
+            root_position: None,
+            rng: fastrand::Rng::with_seed(seed),
+            solver: None,
+        }
     }
 
     /// Nodes in the tree now.
@@ -384,6 +395,32 @@ impl Mcts {
         })
     }
 
+    /// Tries to prove a win with the exact solver, on a share of the budget, once few points
+    /// are playable; the report of the winning move, or `None` to search the tree instead.
+    fn solve_endgame(&mut self, position: &Position, budget: &Budget, started: Instant) -> Option<Report> {
+        let [black, white] = position.legal_both();
+        if (black | white).count() > self.params.endgame_points {
+            return None;
+        }
+        let share = self.params.endgame_share;
+        let solver_budget = Budget {
+            deadline: budget.deadline.map(|d| started + d.saturating_duration_since(started).mul_f32(share)),
+            nodes: budget.nodes.map(|n| (n as f32 * share) as u64),
+        };
+        let solver = self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS));
+        match solver.solve(position, &solver_budget)? {
+            Solution { win: true, best: Some(best), nodes } => Some(Report {
+                best,
+                iterations: nodes,
+                elapsed: started.elapsed(),
+                win_rate: 1.0,
+                pv: vec![best],
+                proven: Some(true),
+            }),
+            _ => None,
+        }
+    }
+
     /// Visits of the root's child playing `mv` (0 when not searched).
     pub fn root_child_visits(&self, mv: Point) -> u32 {
         let root = self.nodes.first().copied().unwrap_or_default();
@@ -450,6 +487,9 @@ impl Engine for Mcts {
             report.proven = Some(true);
             return report;
         }
+        if let Some(report) = self.solve_endgame(position, budget, started) {
+            return report;
+        }
         self.set_root(position);
         let mut iterations = 0u64;
         let max = budget.nodes.unwrap_or(u64::MAX);
@@ -507,6 +547,31 @@ mod tests {
         assert_eq!(a.iterations, 5000);
         assert!(position.legal_moves().has(a.best));
         assert_eq!(a.pv.first(), Some(&a.best));
+    }
+
+    #[test]
+    fn endgame_wins_proven_by_the_solver_are_played() {
+        let params = Params { endgame_points: 81, memory_bytes: 1 << 20, ..Params::default() };
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut proven = 0;
+        while proven < 10 {
+            let mut moves = Vec::new();
+            crate::bench::random_game(&mut rng, |p| moves.push(p));
+            // Twelve moves before the end: small enough to solve in the test's budget.
+            let cut = moves.len().saturating_sub(12);
+            let position = Position::from_moves(moves[..cut].iter().copied()).unwrap();
+            let Some(solution) = crate::endgame::solve(&position, &Budget::nodes(200_000)) else { continue };
+            if !solution.win || decisive_move(&position).is_some() {
+                continue;
+            }
+            let report = Mcts::new(params, 0).think(&position, &Budget::nodes(400_000));
+            assert_eq!(report.proven, Some(true));
+            let mut next = position.clone();
+            next.play(report.best).unwrap();
+            let reply = crate::endgame::solve(&next, &Budget::nodes(200_000)).expect("solvable");
+            assert!(!reply.win, "after the reported winning move the opponent is lost");
+            proven += 1;
+        }
     }
 
     #[test]
