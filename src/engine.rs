@@ -113,3 +113,26 @@ pub fn create_with_params(kind: EngineKind, seed: u64, params: crate::params::Pa
         other => create(other, seed),
     }
 }
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::position::Position;
+
+    /// Twenty positions met in seeded random games for which `keep` holds (the first such
+    /// position of each game).
+    pub fn random_positions(seed: u64, mut keep: impl FnMut(&Position) -> bool) -> Vec<Position> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut found = Vec::new();
+        while found.len() < 20 {
+            let mut position = Position::new();
+            while !position.is_terminal() {
+                if keep(&position) {
+                    found.push(position.clone());
+                    break;
+                }
+                position.play(position.legal_moves().choose(&mut rng).unwrap()).unwrap();
+            }
+        }
+        found
+    }
+}

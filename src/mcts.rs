@@ -533,6 +533,7 @@ impl Engine for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_support::random_positions;
 
     fn play_out(moves: &[(u8, u8)]) -> Position {
         Position::from_moves(moves.iter().map(|&(x, y)| Point::from_xy(x, y).unwrap())).unwrap()
@@ -576,23 +577,12 @@ mod tests {
 
     #[test]
     fn plays_a_decisive_move_at_once() {
-        let mut rng = fastrand::Rng::with_seed(5);
-        let mut found = 0;
-        while found < 20 {
-            let mut position = Position::new();
-            while !position.is_terminal() {
-                if decisive_move(&position).is_some() {
-                    let report = Mcts::new(Params::default(), 0).think(&position, &Budget::nodes(1000));
-                    assert_eq!(report.proven, Some(true));
-                    let mut next = position.clone();
-                    next.play(report.best).unwrap();
-                    assert!(next.is_terminal(), "the reported win ends the game");
-                    found += 1;
-                    break;
-                }
-                let legal = position.legal_moves();
-                position.play(legal.choose(&mut rng).unwrap()).unwrap();
-            }
+        for position in random_positions(5, |p| decisive_move(p).is_some()) {
+            let report = Mcts::new(Params::default(), 0).think(&position, &Budget::nodes(1000));
+            assert_eq!(report.proven, Some(true));
+            let mut next = position.clone();
+            next.play(report.best).unwrap();
+            assert!(next.is_terminal(), "the reported win ends the game");
         }
     }
 

@@ -258,6 +258,7 @@ impl Engine for AlphaBetaEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_support::random_positions;
     use crate::mcts::decisive_move;
 
     fn point(x: u8, y: u8) -> Point {
@@ -314,23 +315,6 @@ mod tests {
     }
 
     /// Positions met in random games, with the side to move able to move.
-    fn random_positions(seed: u64, mut keep: impl FnMut(&Position) -> bool) -> Vec<Position> {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let mut found = Vec::new();
-        while found.len() < 20 {
-            let mut position = Position::new();
-            while !position.is_terminal() {
-                if keep(&position) {
-                    found.push(position.clone());
-                    break;
-                }
-                let legal = position.legal_moves();
-                position.play(legal.choose(&mut rng).unwrap()).unwrap();
-            }
-        }
-        found
-    }
-
     #[test]
     fn plays_a_decisive_move() {
         for position in random_positions(5, |p| decisive_move(p).is_some()) {

@@ -234,6 +234,7 @@ impl Engine for SeedEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::test_support::random_positions;
     use crate::mcts::decisive_move;
     use crate::{Bitboard, Color};
 
@@ -302,23 +303,12 @@ mod tests {
 
     #[test]
     fn plays_a_decisive_move() {
-        let mut rng = fastrand::Rng::with_seed(11);
-        let mut found = 0;
-        while found < 20 {
-            let mut position = Position::new();
-            while !position.is_terminal() {
-                if decisive_move(&position).is_some() {
-                    let report = SeedEngine::new().think(&position, &Budget::nodes(2000));
-                    let mut next = position.clone();
-                    next.play(report.best).unwrap();
-                    assert!(next.is_terminal(), "the seed takes the win:\n{position}");
-                    assert_eq!(report.proven, Some(true));
-                    found += 1;
-                    break;
-                }
-                let legal = position.legal_moves();
-                position.play(legal.choose(&mut rng).unwrap()).unwrap();
-            }
+        for position in random_positions(11, |p| decisive_move(p).is_some()) {
+            let report = SeedEngine::new().think(&position, &Budget::nodes(2000));
+            let mut next = position.clone();
+            next.play(report.best).unwrap();
+            assert!(next.is_terminal(), "the seed takes the win:\n{position}");
+            assert_eq!(report.proven, Some(true));
         }
     }
 
