@@ -409,7 +409,7 @@ mod tests {
                     found.push(position.clone());
                 }
                 let own = position.legal_moves();
-                position.play_unchecked(own.nth(rng.u32(..own.count())).unwrap());
+                position.play_unchecked(own.choose(&mut rng).unwrap());
             }
         }
         found

@@ -32,7 +32,7 @@ struct Node {
     first_child: u32,
     /// Bitboard index of the move.
     mv: u8,
-    /// Number of legal moves here (0 until first expanded).
+    /// Number of legal moves here, recorded when the node is scored.
     children: u8,
     /// Children tried so far: the first `tried` of the block, in move order.
     tried: u8,
@@ -297,6 +297,7 @@ impl Mcts {
             (UNKNOWN, eval::value(theirs, own, self.params.eval_slope))
         };
         self.nodes[index].proof = proof;
+        self.nodes[index].children = own.count() as u8;
         value
     }
 
@@ -329,11 +330,7 @@ impl Mcts {
     /// among those not proven lost. `None` when a child is needed and the arena is full.
     #[inline]
     fn select(&mut self, index: usize, position: &Position) -> Option<usize> {
-        let mut node = self.nodes[index];
-        if node.children == 0 {
-            node.children = position.legal_moves().count() as u8;
-            self.nodes[index].children = node.children;
-        }
+        let node = self.nodes[index];
         if node.tried < node.children {
             if let Some(child) = self.try_next(index, position) {
                 return Some(child);
@@ -601,7 +598,7 @@ mod tests {
             if position.is_terminal() {
                 break;
             }
-            let reply = position.legal_moves().nth(rng.u32(..position.legal_moves().count())).unwrap();
+            let reply = position.legal_moves().choose(&mut rng).unwrap();
             let searched_reply = {
                 let child = mcts.best_child(0).unwrap();
                 mcts.nodes[child].tried > 0
