@@ -50,12 +50,12 @@ impl BotzonePlayer {
     }
 
     /// Reads the turn's output until the marker, the end of output, or the deadline. Returns
-    /// the answer and the process if it is to be kept running.
+    /// the answer with the proof its debug states, and the process if it is to be kept running.
     fn collect(
         &mut self,
         process: BotProcess,
         deadline: Instant,
-    ) -> (Result<Answer, Fault>, Option<BotProcess>) {
+    ) -> (Result<Claimed, Fault>, Option<BotProcess>) {
         let mut process = process;
         let mut output: Vec<String> = Vec::new();
         loop {
@@ -91,20 +91,21 @@ impl BotzonePlayer {
         }
     }
 
-    /// The move in a turn's output, keeping `data` and `globaldata` for the next restart.
-    fn parse(&mut self, output: &[String]) -> Result<Answer, Fault> {
+    /// The move in a turn's output and the proof its debug states (in the form this project's
+    /// bot writes), keeping `data` and `globaldata` for the next restart.
+    fn parse(&mut self, output: &[String]) -> Result<Claimed, Fault> {
         let parsed = match self.format {
             Format::Json => parse_json_output(&output.join("\n")),
             Format::Text => parse_text_output(output),
         };
-        parsed.map(|(answer, data, globaldata)| {
-            if let Some(data) = data {
+        parsed.map(|parsed| {
+            if let Some(data) = parsed.data {
                 self.data = data;
             }
-            if let Some(globaldata) = globaldata {
+            if let Some(globaldata) = parsed.globaldata {
                 self.globaldata = globaldata;
             }
-            answer
+            (parsed.answer, parsed.debug.as_deref().and_then(crate::botzone::proof_in_debug))
         })
     }
 }
@@ -131,6 +132,7 @@ impl Player for BotzonePlayer {
                         return Turn {
                             outcome: Err(Fault::new(FaultKind::Crash, detail)),
                             elapsed: start.elapsed(),
+                            proven: None,
                         };
                     }
                 };
@@ -140,10 +142,11 @@ impl Player for BotzonePlayer {
                 (start, process)
             }
         };
-        let (outcome, kept) = self.collect(process, start + limit);
+        let (parsed, kept) = self.collect(process, start + limit);
         let elapsed = start.elapsed();
         self.kept = kept;
-        Turn { outcome, elapsed }
+        let proven = parsed.as_ref().ok().and_then(|&(_, proven)| proven);
+        Turn { outcome: parsed.map(|(answer, _)| answer), elapsed, proven }
     }
 }
 
@@ -218,9 +221,20 @@ fn keep_running_request(format: Format, (x, y): (i64, i64)) -> String {
     }
 }
 
-type Parsed = (Answer, Option<String>, Option<String>);
+/// A move and the proof (see [`Turn::proven`]) the bot's debug states with it.
+type Claimed = (Answer, Option<bool>);
 
-/// `{"response":{"x":..,"y":..},"data":..,"globaldata":..}`; `x` and `y` must be integers.
+/// A turn's output: the move and the optional fields.
+#[derive(Debug, PartialEq)]
+struct Parsed {
+    answer: Answer,
+    debug: Option<String>,
+    data: Option<String>,
+    globaldata: Option<String>,
+}
+
+/// `{"response":{"x":..,"y":..},"debug":..,"data":..,"globaldata":..}`; `x` and `y` must be
+/// integers.
 fn parse_json_output(text: &str) -> Result<Parsed, Fault> {
     let malformed = |why: &str| Fault::new(FaultKind::Malformed, format!("{why}: {}", shorten(text)));
     let value: Value = serde_json::from_str(text.trim()).map_err(|_| malformed("not JSON"))?;
@@ -230,7 +244,12 @@ fn parse_json_output(text: &str) -> Result<Parsed, Fault> {
         return Err(malformed("\"response\" lacks integer \"x\" and \"y\""));
     };
     let text_field = |name: &str| value.get(name).and_then(Value::as_str).map(str::to_string);
-    Ok((Answer { x, y }, text_field("data"), text_field("globaldata")))
+    Ok(Parsed {
+        answer: Answer { x, y },
+        debug: text_field("debug"),
+        data: text_field("data"),
+        globaldata: text_field("globaldata"),
+    })
 }
 
 /// Line 1 `x y`, then optional debug, data and globaldata lines.
@@ -244,9 +263,13 @@ fn parse_text_output(lines: &[String]) -> Result<Parsed, Fault> {
     let Some((x, y)) = parsed else {
         return Err(Fault::new(FaultKind::Malformed, format!("expected 'x y': {}", shorten(first))));
     };
-    let data = lines.get(2).cloned();
     let globaldata = (lines.len() > 3).then(|| lines[3..].join("\n"));
-    Ok((Answer { x, y }, data, globaldata))
+    Ok(Parsed {
+        answer: Answer { x, y },
+        debug: lines.get(1).cloned(),
+        data: lines.get(2).cloned(),
+        globaldata,
+    })
 }
 
 /// Output quoted in a verdict, cut to a readable length.
@@ -291,10 +314,15 @@ mod tests {
 
     #[test]
     fn json_answers_and_their_data() {
-        let (answer, data, global) =
-            parse_json_output(r#"{"response":{"x":4,"y":5},"debug":"d","data":"memo"}"#).unwrap();
-        assert_eq!((answer, data, global), (Answer { x: 4, y: 5 }, Some("memo".into()), None));
-        let off = parse_json_output(r#"{"response":{"x":-1,"y":-1}}"#).unwrap().0;
+        let parsed = parse_json_output(r#"{"response":{"x":4,"y":5},"debug":"d","data":"memo"}"#).unwrap();
+        let expected = Parsed {
+            answer: Answer { x: 4, y: 5 },
+            debug: Some("d".into()),
+            data: Some("memo".into()),
+            globaldata: None,
+        };
+        assert_eq!(parsed, expected);
+        let off = parse_json_output(r#"{"response":{"x":-1,"y":-1}}"#).unwrap().answer;
         assert_eq!(off, Answer { x: -1, y: -1 }, "off-board answers are the judge's business");
         for bad in [
             "hello",
@@ -310,13 +338,25 @@ mod tests {
     #[test]
     fn text_answers_and_their_data() {
         let lines: Vec<String> = ["4 5", "debug", "memo", "g1", "g2"].map(String::from).to_vec();
-        let (answer, data, global) = parse_text_output(&lines).unwrap();
-        assert_eq!(answer, Answer { x: 4, y: 5 });
-        assert_eq!((data.as_deref(), global.as_deref()), (Some("memo"), Some("g1\ng2")));
+        let parsed = parse_text_output(&lines).unwrap();
+        assert_eq!(parsed.answer, Answer { x: 4, y: 5 });
+        assert_eq!(parsed.debug.as_deref(), Some("debug"));
+        assert_eq!((parsed.data.as_deref(), parsed.globaldata.as_deref()), (Some("memo"), Some("g1\ng2")));
         for bad in [vec!["4"], vec!["4 5 6"], vec!["a b"], vec![], vec!["{\"response\":{}}"]] {
             let lines: Vec<String> = bad.iter().map(|s| s.to_string()).collect();
             assert_eq!(parse_text_output(&lines).unwrap_err().kind, FaultKind::Malformed, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_proof_stated_in_debug_is_read_in_both_formats() {
+        let answer = Answer { x: 4, y: 5 };
+        let mut json = BotzonePlayer::new("unused", Format::Json);
+        let line = r#"{"response":{"x":4,"y":5},"debug":"mcts win=1.000 proven=win pv=4,5"}"#;
+        assert_eq!(json.parse(&[line.to_string()]), Ok((answer, Some(true))));
+        let mut text = BotzonePlayer::new("unused", Format::Text);
+        assert_eq!(text.parse(&["4 5".into(), "mcts proven=loss pv=4,5".into()]), Ok((answer, Some(false))));
+        assert_eq!(text.parse(&["4 5".into()]), Ok((answer, None)));
     }
 
     #[test]

@@ -71,7 +71,8 @@ impl Player for GtpPlayer {
     fn turn(&mut self, position: &Position, moves: &[Point], limit: Duration) -> Turn {
         let mut start = Instant::now();
         let outcome = self.try_turn(position, moves, limit, &mut start);
-        Turn { outcome, elapsed: start.elapsed() }
+        // GTP has no standard way to state a proven result.
+        Turn { outcome, elapsed: start.elapsed(), proven: None }
     }
 }
 

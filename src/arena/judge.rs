@@ -98,6 +98,25 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// The first moves of a game (1-based, the opening counted) for which a player said its search
+/// had proven the result for itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Proofs {
+    pub win: Option<usize>,
+    pub loss: Option<usize>,
+}
+
+impl Proofs {
+    /// Notes a claim made when choosing move `number`; only the first of each kind counts.
+    fn note(&mut self, number: usize, proven: Option<bool>) {
+        match proven {
+            Some(true) => self.win = self.win.or(Some(number)),
+            Some(false) => self.loss = self.loss.or(Some(number)),
+            None => {}
+        }
+    }
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -106,6 +125,8 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// Each colour's time per move, in play order (the faulty last turn included).
     pub times: [Vec<Duration>; 2],
+    /// Each colour's proven results, claimed on any turn (a faulty one included).
+    pub proofs: [Proofs; 2],
 }
 
 /// Plays a game from `opening` (legal and not over), `players` indexed by colour. Returns
@@ -119,6 +140,7 @@ pub fn play(
 ) -> Option<Outcome> {
     let mut game = crate::game::Game::from_moves(opening.to_vec()).expect("openings are checked when loaded");
     let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    let mut proofs = [Proofs::default(); 2];
     let (loser, verdict, reason) = loop {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -128,6 +150,7 @@ pub fn play(
         let limit = if times[colour.index()].is_empty() { limits.first_turn } else { limits.turn };
         let turn = players[colour.index()].turn(game.position(), game.moves(), limit);
         times[colour.index()].push(turn.elapsed);
+        proofs[colour.index()].note(number, turn.proven);
         let answer = match turn.outcome {
             Ok(answer) => answer,
             Err(fault) => {
@@ -150,7 +173,7 @@ pub fn play(
     let winner = !loser;
     let mut record = game.to_record(names[0], names[1]);
     record.result = Some(GameResult { winner, reason });
-    Some(Outcome { record, winner, verdict, times })
+    Some(Outcome { record, winner, verdict, times, proofs })
 }
 
 #[cfg(test)]
@@ -159,8 +182,9 @@ mod tests {
     use crate::arena::player::{Answer, Fault, Turn};
     use crate::position::Position;
 
-    /// Plays a fixed list of answers, then a fault.
-    struct Scripted(Vec<Result<Answer, Fault>>);
+    /// Plays a fixed list of answers, then a fault; claims the proofs of `claims` on the
+    /// same turns (none once the list is over).
+    struct Scripted(Vec<Result<Answer, Fault>>, Vec<Option<bool>>);
 
     impl Player for Scripted {
         fn turn(&mut self, _: &Position, _: &[Point], _: Duration) -> Turn {
@@ -169,7 +193,8 @@ mod tests {
             } else {
                 self.0.remove(0)
             };
-            Turn { outcome, elapsed: Duration::from_millis(1) }
+            let proven = if self.1.is_empty() { None } else { self.1.remove(0) };
+            Turn { outcome, elapsed: Duration::from_millis(1), proven }
         }
     }
 
@@ -184,7 +209,7 @@ mod tests {
         white: Vec<Result<Answer, Fault>>,
         opening: &[Point],
     ) -> Outcome {
-        let (mut b, mut w) = (Scripted(black), Scripted(white));
+        let (mut b, mut w) = (Scripted(black, vec![]), Scripted(white, vec![]));
         play([&mut b, &mut w], ["b", "w"], opening, LIMITS, &AtomicBool::new(false)).unwrap()
     }
 
@@ -230,8 +255,24 @@ mod tests {
     }
 
     #[test]
+    fn the_first_proof_of_each_kind_is_kept_with_its_move_number() {
+        // After a two-move opening, black chooses moves 3, 5, 7 and white 4, 6, 8; white's
+        // fourth turn (move 10) is a fault, and its claim there still counts.
+        let opening = [Point::from_xy(4, 4).unwrap(), Point::from_xy(0, 0).unwrap()];
+        let black =
+            Scripted(vec![xy(2, 2), xy(6, 6), xy(2, 6), xy(6, 2)], vec![None, Some(true), Some(true)]);
+        let white =
+            Scripted(vec![xy(8, 8), xy(8, 0), xy(0, 8)], vec![Some(false), None, Some(false), Some(true)]);
+        let (mut b, mut w) = (black, white);
+        let game = play([&mut b, &mut w], ["b", "w"], &opening, LIMITS, &AtomicBool::new(false)).unwrap();
+        assert_eq!((game.winner, game.verdict), (Color::Black, Verdict::Crash));
+        assert_eq!(game.proofs[Color::Black.index()], Proofs { win: Some(5), loss: None });
+        assert_eq!(game.proofs[Color::White.index()], Proofs { win: Some(10), loss: Some(4) });
+    }
+
+    #[test]
     fn a_raised_stop_abandons_the_game() {
-        let (mut b, mut w) = (Scripted(vec![xy(4, 4)]), Scripted(vec![]));
+        let (mut b, mut w) = (Scripted(vec![xy(4, 4)], vec![]), Scripted(vec![], vec![]));
         assert!(play([&mut b, &mut w], ["b", "w"], &[], LIMITS, &AtomicBool::new(true)).is_none());
     }
 }

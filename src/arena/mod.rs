@@ -214,11 +214,19 @@ impl Match {
                 if decision.is_some() {
                     continue;
                 }
-                tally.add(played.player1_colour, &played.game);
+                tally.add(played.number + 1, played.player1_colour, &played.game);
                 self.write_sgf(&played);
                 if played.game.verdict != Verdict::NoLegalMove {
                     let reason = played.game.record.result.as_ref().map_or("", |r| r.reason.as_str());
                     progress.note(&format!("game {}: {reason}", played.number + 1));
+                }
+                let loser = !played.game.winner;
+                if let Some(at) = played.game.proofs[loser.index()].win {
+                    let name = colour_name(&played.game.record, loser);
+                    let number = played.number + 1;
+                    progress.note(&format!(
+                        "game {number}: WARNING: {name} lost after reporting a proven win at move {at}"
+                    ));
                 }
                 if let Some(sprt) = self.args.sprt {
                     decision = sprt.decision(tally.wins(), tally.losses());
@@ -266,6 +274,15 @@ impl Match {
             self.limits.first_turn.as_secs_f64(),
             self.seed
         );
+        for colour in [Color::Black, Color::White] {
+            let proofs = played.game.proofs[colour.index()];
+            let name = colour_name(&played.game.record, colour);
+            for (at, result) in [(proofs.win, "win"), (proofs.loss, "loss")] {
+                if let Some(at) = at {
+                    record.comment += &format!("\n{name} ({colour}) reported a proven {result} at move {at}");
+                }
+            }
+        }
         let path = dir.join(format!("game-{:04}.sgf", played.number + 1));
         if let Err(e) = std::fs::write(&path, record.to_sgf()) {
             eprintln!("nogo arena: cannot write {}: {e}", path.display());
@@ -343,6 +360,14 @@ impl Progress {
         if self.enabled && self.terminal {
             eprintln!();
         }
+    }
+}
+
+/// The name of the player of `colour` in `record`.
+fn colour_name(record: &crate::sgf::GameRecord, colour: Color) -> &str {
+    match colour {
+        Color::Black => &record.black,
+        Color::White => &record.white,
     }
 }
 

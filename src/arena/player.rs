@@ -58,6 +58,9 @@ impl Fault {
 pub struct Turn {
     pub outcome: Result<Answer, Fault>,
     pub elapsed: Duration,
+    /// The result the player said its search proved for itself: `Some(true)` a win,
+    /// `Some(false)` a loss; `None` when it said nothing (or cannot say).
+    pub proven: Option<bool>,
 }
 
 /// Anything that can play a game of NoGo under the judge.
@@ -176,7 +179,7 @@ impl Player for BuiltinPlayer {
         } else {
             Ok(Answer::from(report.best))
         };
-        Turn { outcome, elapsed }
+        Turn { outcome, elapsed, proven: report.proven }
     }
 }
 

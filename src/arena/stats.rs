@@ -9,9 +9,12 @@
 //!   `LLR = W ln(p1/p0) + L ln((1-p1)/(1-p0))` with `p = 1 / (1 + 10^(-Elo/400))`; stop with
 //!   H1 at `LLR >= ln((1-beta)/alpha)`, with H0 at `LLR <= ln(beta/(1-alpha))`. This is
 //!   cutechess-cli's SPRT when there are no draws (its draw Elo is then 0).
-//! - move times: maximum and 99th percentile (nearest rank).
+//! - move times: maximum and 99th percentile (nearest rank);
+//! - proofs: per player, the games in which its search reported a proven win (and, apart, a
+//!   proven loss), the move of the first such report, and the games it lost after one, which
+//!   a correct solver never does.
 
-use super::judge::{Outcome, Verdict};
+use super::judge::{Outcome, Proofs, Verdict};
 use crate::point::Color;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -129,6 +132,94 @@ impl fmt::Display for Sprt {
     }
 }
 
+/// The mean and median of move numbers (the median of an even count is the mean of the middle
+/// two); `None` when there are none.
+pub fn mean_median(moves: &[usize]) -> Option<(f64, f64)> {
+    let mut sorted = moves.to_vec();
+    sorted.sort_unstable();
+    let n = sorted.len();
+    let middle = n / 2;
+    let median = match n {
+        0 => return None,
+        _ if n % 2 == 1 => sorted[middle] as f64,
+        _ => (sorted[middle - 1] + sorted[middle]) as f64 / 2.0,
+    };
+    Some((sorted.iter().sum::<usize>() as f64 / n as f64, median))
+}
+
+/// One player's proven results over the match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProofTally {
+    /// The move of the first proven win, one per game that had one.
+    pub win_moves: Vec<usize>,
+    /// Games (numbered from 1) lost after a proven win.
+    pub lost_after_win: Vec<u64>,
+    /// The move of the first proven loss, one per game that had one.
+    pub loss_moves: Vec<usize>,
+    /// Games won after a proven loss (the opponent erred; no fault of the solver).
+    pub won_after_loss: u64,
+}
+
+impl ProofTally {
+    fn add(&mut self, number: u64, proofs: Proofs, won: bool) {
+        if let Some(at) = proofs.win {
+            self.win_moves.push(at);
+            if !won {
+                self.lost_after_win.push(number);
+            }
+        }
+        if let Some(at) = proofs.loss {
+            self.loss_moves.push(at);
+            self.won_after_loss += u64::from(won);
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let moves = |moves: &[usize]| {
+            let figures = mean_median(moves);
+            json!({ "mean": figures.map(|f| f.0), "median": figures.map(|f| f.1) })
+        };
+        json!({
+            "proven_win_games": self.win_moves.len(),
+            "lost_after_proven_win": self.lost_after_win.len(),
+            "lost_after_proven_win_games": self.lost_after_win,
+            "first_proven_win_move": moves(&self.win_moves),
+            "proven_loss_games": self.loss_moves.len(),
+            "won_after_proven_loss": self.won_after_loss,
+            "first_proven_loss_move": moves(&self.loss_moves),
+        })
+    }
+
+    /// The report's lines on proofs for player `name`: the count of games lost after a proven
+    /// win leads, and a warning line names those games when there are any.
+    fn lines(&self, name: &str) -> Vec<String> {
+        if self.win_moves.is_empty() && self.loss_moves.is_empty() {
+            return vec![format!("{name}: reported no proven result")];
+        }
+        let (lost, proven) = (self.lost_after_win.len(), self.win_moves.len());
+        let mut line = format!("{name}: lost after a proven win: {lost} of {proven} games");
+        if let Some((mean, median)) = mean_median(&self.win_moves) {
+            line += &format!(" (first proven win at move mean {mean:.1}, median {median})");
+        }
+        if let Some((mean, median)) = mean_median(&self.loss_moves) {
+            line += &format!(
+                "; proven loss in {} games (first at move mean {mean:.1}, median {median}), won {} of them",
+                self.loss_moves.len(),
+                self.won_after_loss
+            );
+        }
+        let mut lines = vec![line];
+        if lost > 0 {
+            let games: Vec<String> = self.lost_after_win.iter().map(u64::to_string).collect();
+            lines.push(format!(
+                "WARNING: {name} lost after reporting a proven win in games {}",
+                games.join(", ")
+            ));
+        }
+        lines
+    }
+}
+
 /// Player 1's record with one colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Record {
@@ -145,11 +236,13 @@ pub struct Tally {
     pub verdicts: [BTreeMap<Verdict, u64>; 2],
     /// Every move time of each player.
     pub times: [Vec<Duration>; 2],
+    /// Each player's proven results.
+    pub proofs: [ProofTally; 2],
 }
 
 impl Tally {
-    /// Adds a game in which player 1 had `player1_colour`.
-    pub fn add(&mut self, player1_colour: Color, game: &Outcome) {
+    /// Adds game `number` (from 1) in which player 1 had `player1_colour`.
+    pub fn add(&mut self, number: u64, player1_colour: Color, game: &Outcome) {
         let record = &mut self.by_colour[player1_colour.index()];
         let loser_player = if game.winner == player1_colour {
             record.wins += 1;
@@ -162,6 +255,9 @@ impl Tally {
         let other = player1_colour.opponent();
         self.times[0].extend_from_slice(&game.times[player1_colour.index()]);
         self.times[1].extend_from_slice(&game.times[other.index()]);
+        for (player, colour) in [player1_colour, other].into_iter().enumerate() {
+            self.proofs[player].add(number, game.proofs[colour.index()], game.winner == colour);
+        }
     }
 
     pub fn wins(&self) -> u64 {
@@ -251,6 +347,9 @@ impl Tally {
                 times["moves"]
             ));
         }
+        for (player, name) in names.iter().enumerate() {
+            lines.extend(self.proofs[player].lines(name));
+        }
         lines
     }
 
@@ -280,6 +379,7 @@ impl Tally {
             "black_wins": self.black_wins(),
             "losses_by_verdict": { names[0]: verdicts(0), names[1]: verdicts(1) },
             "move_time": { names[0]: self.time_figures(0), names[1]: self.time_figures(1) },
+            "proofs": { names[0]: self.proofs[0].to_json(), names[1]: self.proofs[1].to_json() },
             "summary": self.score_line(names),
         })
     }
@@ -354,12 +454,13 @@ mod tests {
             winner,
             verdict,
             times: times.map(|t| t.into_iter().map(Duration::from_millis).collect()),
+            proofs: Default::default(),
         };
         let mut tally = Tally::default();
         // Player 1 black and wins; player 1 white and loses by timeout; player 1 white and wins.
-        tally.add(Color::Black, &game(Color::Black, Verdict::NoLegalMove, [vec![5, 7], vec![9]]));
-        tally.add(Color::White, &game(Color::Black, Verdict::Timeout, [vec![1], vec![2, 1500]]));
-        tally.add(Color::White, &game(Color::White, Verdict::Crash, [vec![3], vec![4]]));
+        tally.add(1, Color::Black, &game(Color::Black, Verdict::NoLegalMove, [vec![5, 7], vec![9]]));
+        tally.add(2, Color::White, &game(Color::Black, Verdict::Timeout, [vec![1], vec![2, 1500]]));
+        tally.add(3, Color::White, &game(Color::White, Verdict::Crash, [vec![3], vec![4]]));
         assert_eq!((tally.wins(), tally.losses(), tally.black_wins()), (2, 1, 2));
         assert_eq!(tally.by_colour, [Record { wins: 1, losses: 0 }, Record { wins: 1, losses: 1 }]);
         assert_eq!(tally.verdicts[0].get(&Verdict::Timeout), Some(&1));
@@ -370,6 +471,87 @@ mod tests {
         assert_eq!(summary["move_time"]["b"]["moves"], json!(3));
         assert_eq!(summary["losses_by_verdict"]["a"]["timeout"], json!(1));
         assert_eq!(summary["player1_as_white"], json!({"wins": 1, "losses": 1}));
+    }
+
+    #[test]
+    fn proofs_are_counted_per_player_and_a_loss_after_a_proven_win_is_caught() {
+        use crate::sgf::GameRecord;
+        let proofs = |win, loss| Proofs { win, loss };
+        let none = proofs(None, None);
+        // Player 1's and player 2's proofs, given by player and stored by colour as the judge does.
+        let game = |player1_colour: Color, winner, [p1, p2]: [Proofs; 2]| {
+            let mut by_colour = [p1, p2];
+            if player1_colour == Color::White {
+                by_colour.swap(0, 1);
+            }
+            let outcome = Outcome {
+                record: GameRecord::default(),
+                winner,
+                verdict: Verdict::NoLegalMove,
+                times: Default::default(),
+                proofs: by_colour,
+            };
+            (player1_colour, outcome)
+        };
+        let games = [
+            // 1: player 1 (black) proves a win at move 30 and wins; player 2 sees its loss at 31.
+            game(Color::Black, Color::Black, [proofs(Some(30), None), proofs(None, Some(31))]),
+            // 2: player 1 (white) reports a proven win at move 20, yet black wins.
+            game(Color::White, Color::Black, [proofs(Some(20), None), proofs(Some(25), None)]),
+            // 3: player 1 (white) is proven lost at 12, the opponent errs, the win is proven at 41.
+            game(Color::White, Color::White, [proofs(Some(41), Some(12)), none]),
+            // 4: no proofs.
+            game(Color::Black, Color::White, [none, none]),
+        ];
+        let mut tally = Tally::default();
+        for (number, (colour, outcome)) in (1..).zip(&games) {
+            tally.add(number, *colour, outcome);
+        }
+        let expected = [
+            ProofTally {
+                win_moves: vec![30, 20, 41],
+                lost_after_win: vec![2],
+                loss_moves: vec![12],
+                won_after_loss: 1,
+            },
+            ProofTally {
+                win_moves: vec![25],
+                lost_after_win: vec![],
+                loss_moves: vec![31],
+                won_after_loss: 0,
+            },
+        ];
+        assert_eq!(tally.proofs, expected);
+
+        let summary = tally.to_json(["a", "b"]);
+        let a = &summary["proofs"]["a"];
+        assert_eq!((a["proven_win_games"].as_u64(), a["lost_after_proven_win"].as_u64()), (Some(3), Some(1)));
+        assert_eq!(a["lost_after_proven_win_games"], json!([2]));
+        assert!(close(a["first_proven_win_move"]["mean"].as_f64().unwrap(), 91.0 / 3.0, 1e-9));
+        assert_eq!(a["first_proven_win_move"]["median"], json!(30.0));
+        assert_eq!(
+            (a["proven_loss_games"].as_u64(), a["won_after_proven_loss"].as_u64()),
+            (Some(1), Some(1))
+        );
+        assert_eq!(summary["proofs"]["b"]["lost_after_proven_win"], json!(0));
+
+        let report = tally.report(["a", "b"]);
+        let has = |text: &str| report.iter().any(|line| line.contains(text));
+        assert!(has(
+            "a: lost after a proven win: 1 of 3 games (first proven win at move mean 30.3, median 30)"
+        ));
+        assert!(has("WARNING: a lost after reporting a proven win in games 2"), "{report:#?}");
+        assert!(has("b: lost after a proven win: 0 of 1 games"));
+        assert!(!has("WARNING: b"));
+        let quiet = Tally::default().report(["a", "b"]);
+        assert!(quiet.iter().any(|line| line == "a: reported no proven result"));
+    }
+
+    #[test]
+    fn mean_and_median_of_move_numbers() {
+        assert_eq!(mean_median(&[10, 4, 7, 2]), Some((5.75, 5.5)));
+        assert_eq!(mean_median(&[9, 3, 6]), Some((6.0, 6.0)));
+        assert_eq!(mean_median(&[]), None);
     }
 
     #[test]

@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 pub const KEEP_RUNNING_MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 /// Botzone's cap on the `debug` field, in bytes.
 pub const DEBUG_LIMIT: usize = 1024;
+/// The `debug` words stating that the search proved a win, or a loss, for the bot's side.
+const PROVEN_WIN: &str = "proven=win";
+const PROVEN_LOSS: &str = "proven=loss";
 
 /// The bot's options (the command line without a subcommand).
 #[derive(clap::Args, Clone, Debug)]
@@ -274,8 +277,8 @@ fn debug(engine: &str, report: &Report, turn: Duration, limit: Option<Duration>)
     }
     debug += &format!(" win={:.3}", report.win_rate);
     match report.proven {
-        Some(true) => debug += " proven=win",
-        Some(false) => debug += " proven=loss",
+        Some(true) => debug += &format!(" {PROVEN_WIN}"),
+        Some(false) => debug += &format!(" {PROVEN_LOSS}"),
         None => {}
     }
     debug += " pv=";
@@ -287,6 +290,16 @@ fn debug(engine: &str, report: &Report, turn: Duration, limit: Option<Duration>)
         debug += &pair;
     }
     debug
+}
+
+/// The proven result a `debug` field written by this bot states for the bot's side: `Some(true)`
+/// a win, `Some(false)` a loss (read by the arena from external players).
+pub fn proof_in_debug(debug: &str) -> Option<bool> {
+    debug.split_whitespace().find_map(|word| match word {
+        PROVEN_WIN => Some(true),
+        PROVEN_LOSS => Some(false),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -310,6 +323,25 @@ mod tests {
             "mcts iterations=12345 ms=812 search_ms=800 limit_ms=1000 win=0.625 proven=win pv=0,0 1,0"
         ));
         assert!(line.len() <= DEBUG_LIMIT && line.len() > DEBUG_LIMIT - 8, "{}", line.len());
+    }
+
+    #[test]
+    fn the_proof_in_debug_reads_back() {
+        let pv = vec![Point::from_xy(2, 3).unwrap()];
+        let report = |proven| Report {
+            best: pv[0],
+            iterations: 7,
+            elapsed: Duration::from_millis(5),
+            win_rate: 0.5,
+            pv: pv.clone(),
+            proven,
+        };
+        for proven in [Some(true), Some(false), None] {
+            let line = debug("mcts", &report(proven), Duration::from_millis(6), None);
+            assert_eq!(proof_in_debug(&line), proven, "{line}");
+        }
+        assert_eq!(proof_in_debug("other-bot proven=winning"), None);
+        assert_eq!(proof_in_debug(""), None);
     }
 
     #[test]
