@@ -192,6 +192,70 @@ fn builtin_engines_play_from_the_openings_file() {
 }
 
 #[test]
+fn proven_wins_are_recorded_for_builtin_and_botzone_players_and_never_lost() {
+    // Built-in mcts against this project's bot over the Botzone protocol, whose proofs come
+    // from its `debug` field. Either ends a game with a decisive move, which it reports as a
+    // proven win, so every game has at least one.
+    let sgf_dir = scratch("proofs");
+    let bot = format!("{NOGO} --time 0.02");
+    let args = [
+        "--player1",
+        "mcts",
+        "--player2",
+        &bot,
+        "--games",
+        "2",
+        "--time",
+        "0.05",
+        "--seed",
+        "11",
+        "--sgf-dir",
+        sgf_dir.to_str().unwrap(),
+    ];
+    let (code, summary, stderr) = arena(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(summary["games"], 2, "{summary:#}");
+    for (name, wins) in [("mcts", &summary["wins"]), ("nogo", &summary["losses"])] {
+        let proofs = &summary["proofs"][name];
+        assert_eq!(proofs["lost_after_proven_win"], 0, "{name}: {proofs:#}\n{stderr}");
+        assert!(proofs["proven_win_games"].as_u64() >= wins.as_u64(), "{name}: {proofs:#}");
+    }
+    assert!(stderr.contains("mcts: lost after a proven win: 0 of"), "{stderr}");
+
+    // Each record names the proofs; a move number is that of a move its player chose.
+    let mut claims = 0;
+    for number in 1..=2 {
+        let text = std::fs::read_to_string(sgf_dir.join(format!("game-{number:04}.sgf"))).unwrap();
+        let record = GameRecord::from_sgf(&text).unwrap();
+        for line in record.comment.lines().filter(|line| line.contains(" reported a proven ")) {
+            let black = line.contains("(black)");
+            let at: usize = line.rsplit(' ').next().unwrap().parse().unwrap();
+            assert!(at >= 1 && at <= record.moves.len(), "{line}");
+            assert_eq!(at % 2 == 1, black, "black chooses the odd moves: {line}");
+            let winner = record.result.as_ref().unwrap().winner;
+            if line.contains("proven win") {
+                assert_eq!(winner == Color::Black, black, "a proven win was lost: {line}");
+            }
+            claims += 1;
+        }
+    }
+    assert!(claims >= 2, "{stderr}");
+}
+
+#[test]
+fn a_text_botzone_bot_reports_its_proofs_on_the_debug_line() {
+    let bot = format!("text:{NOGO} --time 0.02");
+    let args = ["--player1", &bot, "--player2", "random", "--games", "2", "--time", "0.05", "--seed", "2"];
+    let (code, summary, stderr) = arena(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let proofs = &summary["proofs"]["nogo"];
+    assert!(summary["wins"].as_u64().unwrap() >= 1, "{summary:#}");
+    assert!(proofs["proven_win_games"].as_u64() >= summary["wins"].as_u64(), "{proofs:#}");
+    assert_eq!(proofs["lost_after_proven_win"], 0, "{proofs:#}");
+    assert_eq!(summary["proofs"]["random"]["proven_win_games"], 0);
+}
+
+#[test]
 fn sprt_stops_a_decided_match() {
     let junk = format!("python3 {}", fixture("broken-bots/junk.py"));
     let args = [
