@@ -1,7 +1,8 @@
 //! Quick in-process screening of search parameters: `cargo run --release --example screen --
-//! PAIRS NODES CANDIDATE BASELINE` plays the candidate against the baseline from random
-//! two-move openings, each opening twice with colours swapped, at a fixed number of nodes per
-//! move. An engine is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters
+//! PAIRS NODES CANDIDATE BASELINE [BASELINE_NODES]` plays the candidate against the baseline
+//! from random two-move openings, each opening twice with colours swapped, at a fixed number of
+//! nodes per move (the baseline at `BASELINE_NODES` when given, to measure how strength scales
+//! with nodes). An engine is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters
 //! (exploration, eval_slope, endgame_points, endgame_share). Decisions that go in are confirmed with `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
@@ -37,6 +38,7 @@ fn main() {
     let pairs: u64 = args[1].parse().unwrap();
     let nodes: u64 = args[2].parse().unwrap();
     let (a, b) = (args[3].as_str(), args.get(4).map_or("", |s| s.as_str()));
+    let baseline_nodes: u64 = args.get(5).map_or(nodes, |s| s.parse().unwrap());
     let wins: u64 = std::thread::scope(|s| {
         let handles: Vec<_> = (0..2u64)
             .map(|t| {
@@ -56,7 +58,12 @@ fn main() {
                             while !pos.is_terminal() {
                                 let side =
                                     if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };
-                                let r = side.think(&pos, &Budget::nodes(nodes));
+                                let n = if (pos.to_move() == nogo::Color::Black) == candidate_black {
+                                    nodes
+                                } else {
+                                    baseline_nodes
+                                };
+                                let r = side.think(&pos, &Budget::nodes(n));
                                 pos.play(r.best).unwrap();
                             }
                             let black_won = pos.winner() == Some(nogo::Color::Black);
