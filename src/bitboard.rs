@@ -123,6 +123,41 @@ impl Bitboard {
         Bitboard(((b << 1) | (b >> 1) | (b << STRIDE) | (b >> STRIDE)) & Bitboard::FULL.0)
     }
 
+    /// The points adjacent to at least two points of the set.
+    ///
+    /// ```
+    /// use nogo::bitboard;
+    /// let set = bitboard! {
+    ///     . X . . . . . . .
+    ///     X . X . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    /// };
+    /// assert_eq!(set.neighbors_twice(), bitboard! {
+    ///     X . X . . . . . .
+    ///     . X . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    /// });
+    /// ```
+    #[inline]
+    pub const fn neighbors_twice(self) -> Bitboard {
+        let b = self.0;
+        let full = Bitboard::FULL.0;
+        let (l, r, u, d) = ((b << 1) & full, (b >> 1) & full, (b << STRIDE) & full, (b >> STRIDE) & full);
+        Bitboard((l & r) | ((l | r) & (u | d)) | (u & d))
+    }
+
     /// The `n`-th point of the set in board order, `n < count()`. Random playouts call this
     /// once per move, so it selects without a loop over the set's points.
     pub fn nth(self, n: u32) -> Option<Point> {
@@ -330,6 +365,19 @@ mod tests {
         assert_eq!((!Bitboard::EMPTY), Bitboard::FULL);
         assert_eq!(Bitboard::FULL.iter().count(), 81);
         assert!(Bitboard::FULL.iter().all(|p| p.x() < 9 && p.y() < 9));
+    }
+
+    #[test]
+    fn neighbors_twice_counts_adjacent_members() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        for _ in 0..2000 {
+            let b = Bitboard(rng.u128(..)) & Bitboard::FULL;
+            let twice = b.neighbors_twice();
+            for p in Bitboard::FULL {
+                let adjacent = (naive_neighbors(Bitboard::from(p)) & b).count();
+                assert_eq!(twice.has(p), adjacent >= 2, "{p} has {adjacent} members beside it");
+            }
+        }
     }
 
     #[test]

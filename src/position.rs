@@ -398,6 +398,46 @@ impl Position {
         self.moves_played += 1;
     }
 
+    /// The points next to a stone of `colour` whose group has two liberties or more.
+    #[inline]
+    pub fn safe_neighbors(&self, colour: Color) -> Bitboard {
+        self.safe[colour.index()].neighbors()
+    }
+
+    /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
+    /// must be legal), without making the move: the search ranks every move by it.
+    #[inline]
+    pub fn legal_both_after(&self, p: Point) -> [Bitboard; 2] {
+        let c = self.to_move.index();
+        let o = 1 - c;
+        let bit = Bitboard::from(p);
+        let empty = self.empty() - bit;
+        let adjacent = ADJACENT[p.index()];
+        let (mut safe, mut atari) = (self.safe, self.atari);
+        let mut stones = bit;
+        let mut liberties = adjacent & empty;
+        for q in adjacent & (self.stones[c] | self.stones[o]) {
+            let group = self.groups[self.group_of[q.index()] as usize];
+            if self.stones[c].has(q) {
+                stones |= group.stones;
+                liberties |= group.liberties;
+            } else if group.liberties.has(p) && (group.liberties - bit).has_at_most_one() {
+                safe[o] -= group.stones;
+                atari[o] |= group.liberties - bit;
+            }
+        }
+        liberties -= bit;
+        if liberties.has_at_most_one() {
+            safe[c] -= stones;
+            atari[c] |= liberties;
+        } else {
+            safe[c] |= stones;
+        }
+        let near_empty = empty.neighbors();
+        let legal = |c: usize| (empty & (near_empty | safe[c].neighbors())) - atari[1 - c];
+        [legal(0), legal(1)]
+    }
+
     /// Stores a group and its place in the colour's safe and atari summaries.
     #[inline]
     fn set_group(&mut self, colour: Color, id: usize, stones: Bitboard, liberties: Bitboard) {

@@ -208,7 +208,13 @@ fn compare_play(engine: &Position, reference: &Reference, x: usize, y: usize, tr
         Ok(()) => {
             let mut placed = reference.clone();
             placed.board[y][x] = Some(engine.to_move());
+            let predicted = engine.legal_both_after(point(x, y));
             for colour in [Color::Black, Color::White] {
+                assert_eq!(
+                    predicted[colour.index()],
+                    set_of(&placed.legal(colour)),
+                    "legal_both_after ({x}, {y}) for {colour}, {trace}"
+                );
                 assert_eq!(after.stones(colour), placed.stones(colour), "stones after ({x}, {y}), {trace}");
                 assert_eq!(
                     after.legal(colour),
