@@ -118,6 +118,14 @@ const ADJACENT: [Bitboard; INDEX_COUNT] = {
     table
 };
 
+/// The closed-form legal set of a colour: empty points with an empty neighbour or a neighbour
+/// in one of its groups with two liberties or more (`safe`), except the sole liberties of the
+/// opponent's groups in atari (`their_atari`), which would capture.
+#[inline]
+fn legal_set(empty: Bitboard, near_empty: Bitboard, safe: Bitboard, their_atari: Bitboard) -> Bitboard {
+    (empty & (near_empty | safe.neighbors())) - their_atari
+}
+
 /// A group of stones: its stones and its liberties.
 #[derive(Clone, Copy, Default)]
 struct Group {
@@ -289,7 +297,7 @@ impl Position {
     #[inline]
     fn legal_with_empty_neighbors(&self, colour: Color, empty: Bitboard, near_empty: Bitboard) -> Bitboard {
         let c = colour.index();
-        (empty & (near_empty | self.safe[c].neighbors())) - self.atari[1 - c]
+        legal_set(empty, near_empty, self.safe[c], self.atari[1 - c])
     }
 
     /// The legal moves of the side to move.
@@ -434,8 +442,7 @@ impl Position {
             safe[c] |= stones;
         }
         let near_empty = empty.neighbors();
-        let legal = |c: usize| (empty & (near_empty | safe[c].neighbors())) - atari[1 - c];
-        [legal(0), legal(1)]
+        [legal_set(empty, near_empty, safe[0], atari[1]), legal_set(empty, near_empty, safe[1], atari[0])]
     }
 
     /// Stores a group and its place in the colour's safe and atari summaries.
