@@ -154,6 +154,18 @@ pub struct Mcts {
     /// The exact endgame solver, created the first time an endgame is reached and kept, so
     /// its table carries proofs from turn to turn.
     solver: Option<Solver>,
+    /// [`exploration_term`] of the first visit counts: a logarithm per selection costs as
+    /// much as the rest of the selection at a small node.
+    exploration_terms: Vec<f32>,
+}
+
+/// Visit counts whose exploration term is tabled.
+const TABLED_VISITS: u32 = 4096;
+
+/// The exploration factor of a node visited `visits` times: `c * sqrt(ln visits)`.
+#[inline]
+fn exploration_term(exploration: f32, visits: u32) -> f32 {
+    exploration * (visits as f32).ln().sqrt()
 }
 
 impl Mcts {
@@ -166,6 +178,7 @@ impl Mcts {
             root_position: None,
             rng: fastrand::Rng::with_seed(seed),
             solver: None,
+            exploration_terms: (0..TABLED_VISITS).map(|v| exploration_term(params.exploration, v)).collect(),
         }
     }
 
@@ -364,7 +377,10 @@ impl Mcts {
                 return Some(child);
             }
         }
-        let explore = self.params.exploration * (node.visits as f32).ln().sqrt();
+        let explore = match self.exploration_terms.get(node.visits as usize) {
+            Some(&term) => term,
+            None => exploration_term(self.params.exploration, node.visits),
+        };
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
         for (i, c) in self.nodes[node.child_range()].iter().enumerate() {
