@@ -19,7 +19,6 @@ pub mod params;
 pub mod play;
 pub mod point;
 pub mod position;
-pub mod prior;
 pub mod sgf;
 pub mod time;
 

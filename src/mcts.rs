@@ -18,7 +18,6 @@ use crate::eval;
 use crate::params::Params;
 use crate::point::Point;
 use crate::position::Position;
-use crate::prior::WeightedPrior;
 use std::time::Instant;
 
 /// One tree node: the move that reached it and its statistics from the point of view of the
@@ -93,15 +92,13 @@ fn block_capacity(tried: usize, legal: usize) -> usize {
 }
 
 /// The order children are tried in: the first `count` legal moves of the side to move (as
-/// bitboard indices), best first by the mobility each leaves it plus the move's weighted
-/// [`prior`](crate::prior) (in 1/64ths of a point, so a small weight only orders equal mobilities).
-/// Ties go to points both sides may play, then points only the side to move may play (taking
-/// a contested point denies it to the opponent; a point only we may play stays ours for
-/// later), each in board order.
+/// bitboard indices), best first by the mobility each leaves it. Ties go to points both sides
+/// may play, then points only the side to move may play (taking a contested point denies it
+/// to the opponent; a point only we may play stays ours for later), each in board order.
 /// Measured, with every child tried before any is revisited: plain board order scored 32.5%
 /// +- 10.3% against contested-first board order, which scored 59.2% against this ranking (120
 /// games at 20,000 iterations); the ranking pays only with [`WIDENING`](crate::params::WIDENING).
-fn ranked_moves(position: &Position, count: usize, prior: &WeightedPrior) -> [u8; 81] {
+fn ranked_moves(position: &Position, count: usize) -> [u8; 81] {
     let to_move = position.to_move();
     let legal = position.legal_both();
     let (own, theirs) = (legal[to_move.index()], legal[1 - to_move.index()]);
@@ -115,7 +112,6 @@ fn ranked_moves(position: &Position, count: usize, prior: &WeightedPrior) -> [u8
     let near_stones = (position.stones(to_move) | position.stones(!to_move)).neighbors();
     let theirs_by_one_empty = theirs - position.safe_neighbors(!to_move) - empty.neighbors_twice();
     let now = eval::mobility(own, theirs);
-    let (own_stones, their_stones) = (position.stones(to_move), position.stones(!to_move));
     for p in contested.iter().chain((own - contested).iter()) {
         let mobility = if near_stones.has(p) {
             let legal = position.legal_both_after(p);
@@ -124,8 +120,7 @@ fn ranked_moves(position: &Position, count: usize, prior: &WeightedPrior) -> [u8
             let closed = (Bitboard::from(p).neighbors() & theirs_by_one_empty).count() as i32;
             now - (!contested.has(p)) as i32 + closed
         };
-        let score = mobility * 64 + prior.of(p, contested.has(p), their_stones, own_stones, empty);
-        keyed[n] = ((RANK_SCORE_LIMIT - score) << 14) | ((n as i32) << 7) | p.index() as i32;
+        keyed[n] = ((128 - mobility) << 16) | ((n as i32) << 8) | p.index() as i32;
         n += 1;
     }
     // Only the first `count` are needed: partition them off, then sort just those.
@@ -136,13 +131,10 @@ fn ranked_moves(position: &Position, count: usize, prior: &WeightedPrior) -> [u8
     keyed[..count].sort_unstable();
     let mut moves = [0u8; 81];
     for (m, k) in moves.iter_mut().zip(&keyed[..count]) {
-        *m = (k & 0x7f) as u8;
+        *m = (k & 0xff) as u8;
     }
     moves
 }
-
-/// Above any ranking score (mobility in 1/64ths plus the weighted prior), so keys stay positive.
-const RANK_SCORE_LIMIT: i32 = 1 << 16;
 
 /// Deepest path an iteration can take: one move per board point, plus the root.
 const MAX_DEPTH: usize = 82;
@@ -165,8 +157,6 @@ pub struct Mcts {
     /// [`exploration_term`] of the first visit counts: a logarithm per selection costs as
     /// much as the rest of the selection at a small node.
     exploration_terms: Vec<f32>,
-    /// The move prior at `params.prior_weight`, for ranking children.
-    prior: WeightedPrior,
 }
 
 /// Visit counts whose exploration term is tabled.
@@ -189,7 +179,6 @@ impl Mcts {
             rng: fastrand::Rng::with_seed(seed),
             solver: None,
             exploration_terms: (0..TABLED_VISITS).map(|v| exploration_term(params.exploration, v)).collect(),
-            prior: WeightedPrior::new(params.prior_weight),
         }
     }
 
@@ -425,7 +414,7 @@ impl Mcts {
             self.nodes[index].first_child = first as u32;
             // The new slots take the next moves of the ranking, computed again on each
             // growth (every doubling of the block) rather than stored per node.
-            let moves = ranked_moves(position, grown, &self.prior);
+            let moves = ranked_moves(position, grown);
             for (slot, &mv) in self.nodes[first + tried..first + grown].iter_mut().zip(&moves[tried..grown]) {
                 *slot = Node { mv, ..Node::default() };
             }
@@ -591,7 +580,6 @@ impl Engine for Mcts {
 mod tests {
     use super::*;
     use crate::engine::test_support::random_positions;
-    use crate::Color;
 
     fn play_out(moves: &[(u8, u8)]) -> Position {
         Position::from_moves(moves.iter().map(|&(x, y)| Point::from_xy(x, y).unwrap())).unwrap()
@@ -633,10 +621,9 @@ mod tests {
         }
     }
 
-    /// The ranking computed by making every move: mobility after it plus the weighted prior
-    /// of the point's neighbours (counted point by point), then contested points before
-    /// points only the side to move may play, then board order.
-    fn ranked_by_making_every_move(position: &Position, prior_weight: f32) -> Vec<u8> {
+    /// The ranking computed by making every move: mobility after it, then contested points
+    /// before points only the side to move may play, then board order.
+    fn ranked_by_making_every_move(position: &Position) -> Vec<u8> {
         let to_move = position.to_move();
         let theirs = position.legal(!to_move);
         let mut keyed: Vec<(i32, bool, u8)> = position
@@ -647,24 +634,7 @@ mod tests {
                 after.play(p).unwrap();
                 let legal = after.legal_both();
                 let mobility = eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]);
-                let (x, y) = (p.x() as i64, p.y() as i64);
-                let beside: Vec<Option<Color>> = [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
-                    .into_iter()
-                    .filter_map(|(x, y)| Point::from_botzone(x, y))
-                    .map(|q| position.stone_at(q))
-                    .collect();
-                let count = |what: Option<Color>| beside.iter().filter(|&&s| s == what).count();
-                let pattern = crate::prior::of_pattern(
-                    theirs.has(p),
-                    count(Some(!to_move)),
-                    count(Some(to_move)),
-                    count(None),
-                );
-                (
-                    -(mobility * 64 + (prior_weight * pattern as f32).round() as i32),
-                    !theirs.has(p),
-                    p.index() as u8,
-                )
+                (-mobility, !theirs.has(p), p.index() as u8)
             })
             .collect();
         keyed.sort();
@@ -678,11 +648,8 @@ mod tests {
             let mut position = Position::new();
             let mut moves = Vec::new();
             while !position.is_terminal() {
-                for prior_weight in [0.0, Params::default().prior_weight, 1.0] {
-                    let expected = ranked_by_making_every_move(&position, prior_weight);
-                    let ranked = ranked_moves(&position, 81, &WeightedPrior::new(prior_weight));
-                    assert_eq!(&ranked[..expected.len()], &expected[..], "after {moves:?}");
-                }
+                let expected = ranked_by_making_every_move(&position);
+                assert_eq!(&ranked_moves(&position, 81)[..expected.len()], &expected[..], "after {moves:?}");
                 let mv = position.legal_moves().choose(&mut rng).unwrap();
                 position.play(mv).unwrap();
                 moves.push(mv.to_gtp());
@@ -746,7 +713,7 @@ mod tests {
         let mut child_visits = 0;
         let widest = (mcts.params.widening * (node.visits as f32).sqrt()).ceil() as u8;
         assert!(node.tried <= widest, "node {index}: {} children after {} visits", node.tried, node.visits);
-        let ranked = ranked_moves(position, 81, &mcts.prior);
+        let ranked = ranked_moves(position, 81);
         for (rank, child) in node.child_range().enumerate() {
             let p = mcts.nodes[child].point();
             assert_eq!(p.index() as u8, ranked[rank], "children of node {index} are tried in rank order");

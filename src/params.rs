@@ -57,20 +57,8 @@ pub const ENDGAME_SHARE: Tunable = Tunable { name: "endgame_share", default: 0.5
 /// 38.0% +- 9.5% (100 games); exploration 0.2 and 0.05 with w = 1 scored 35.0% and 51.0%.
 pub const WIDENING: Tunable = Tunable { name: "widening", default: 0.7, min: 0.25, max: 8.0 };
 
-/// Weight of the move prior ([`crate::prior`]) in the order children are tried: a move is
-/// ranked by its mobility plus this times the prior (ln of a choice rate), both in 1/64ths of a
-/// point. The prior spans 4.4 (ln units), so at 0.2 it only orders moves of equal mobility (before
-/// contested-first board order) and at 1 it trades against mobility.
-///
-/// Evidence (`cargo run --release --example screen -- 100 N prior_weight=W ""`, against 0, 200
-/// games each, 2026-11-22): 0.2 scored 107/200 = 53.5% +- 6.9% at 55,000 iterations and
-/// 111/200 = 55.5% +- 6.9% at 60,000; together 218/400 = 54.5% +- 4.9% (one-sided p = 0.04).
-/// 1 scored 62/200 = 31.0% +- 6.4%: the prior must not outweigh mobility.
-pub const PRIOR_WEIGHT: Tunable = Tunable { name: "prior_weight", default: 0.2, min: 0.0, max: 8.0 };
-
 /// All tunables, for listing and for tuners.
-pub const ALL: [Tunable; 6] =
-    [EXPLORATION, EVAL_SLOPE, ENDGAME_POINTS, ENDGAME_SHARE, WIDENING, PRIOR_WEIGHT];
+pub const ALL: [Tunable; 5] = [EXPLORATION, EVAL_SLOPE, ENDGAME_POINTS, ENDGAME_SHARE, WIDENING];
 
 /// The values the search runs with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,7 +68,6 @@ pub struct Params {
     pub endgame_points: u32,
     pub endgame_share: f32,
     pub widening: f32,
-    pub prior_weight: f32,
     /// Bytes the search tree may use (the whole arena).
     pub memory_bytes: usize,
 }
@@ -96,7 +83,6 @@ impl Default for Params {
             endgame_points: ENDGAME_POINTS.default as u32,
             endgame_share: ENDGAME_SHARE.default as f32,
             widening: WIDENING.default as f32,
-            prior_weight: PRIOR_WEIGHT.default as f32,
             memory_bytes: DEFAULT_MEMORY_BYTES,
         }
     }
