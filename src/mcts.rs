@@ -108,13 +108,13 @@ fn ranked_moves(position: &Position, count: usize) -> [u8; 81] {
     // A move with no stone beside it changes legality only on itself (lost to us when only
     // we could play it) and on its neighbours that the opponent may play only because it is
     // their sole empty neighbour (lost to the opponent): no need to make it.
-    let empty = position.empty();
     let near_stones = (position.stones(to_move) | position.stones(!to_move)).neighbors();
-    let theirs_by_one_empty = theirs - position.safe_neighbors(!to_move) - empty.neighbors_twice();
+    let effects = position.move_effects();
+    let theirs_by_one_empty = theirs - effects.near_safe(!to_move) - effects.near_two_empty();
     let now = eval::mobility(own, theirs);
     for p in contested.iter().chain((own - contested).iter()) {
         let mobility = if near_stones.has(p) {
-            let legal = position.legal_both_after(p);
+            let legal = effects.legal_both_after(p);
             eval::mobility(legal[to_move.index()], legal[1 - to_move.index()])
         } else {
             let closed = (Bitboard::from(p).neighbors() & theirs_by_one_empty).count() as i32;

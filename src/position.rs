@@ -119,11 +119,12 @@ const ADJACENT: [Bitboard; INDEX_COUNT] = {
 };
 
 /// The closed-form legal set of a colour: empty points with an empty neighbour or a neighbour
-/// in one of its groups with two liberties or more (`safe`), except the sole liberties of the
-/// opponent's groups in atari (`their_atari`), which would capture.
+/// in one of its groups with two liberties or more (`near_safe`, the neighbours of those
+/// stones), except the sole liberties of the opponent's groups in atari (`their_atari`), which
+/// would capture.
 #[inline]
-fn legal_set(empty: Bitboard, near_empty: Bitboard, safe: Bitboard, their_atari: Bitboard) -> Bitboard {
-    (empty & (near_empty | safe.neighbors())) - their_atari
+fn legal_set(empty: Bitboard, near_empty: Bitboard, near_safe: Bitboard, their_atari: Bitboard) -> Bitboard {
+    (empty & (near_empty | near_safe)) - their_atari
 }
 
 /// A group of stones: its stones and its liberties.
@@ -297,7 +298,7 @@ impl Position {
     #[inline]
     fn legal_with_empty_neighbors(&self, colour: Color, empty: Bitboard, near_empty: Bitboard) -> Bitboard {
         let c = colour.index();
-        legal_set(empty, near_empty, self.safe[c], self.atari[1 - c])
+        legal_set(empty, near_empty, self.safe[c].neighbors(), self.atari[1 - c])
     }
 
     /// The legal moves of the side to move.
@@ -406,43 +407,23 @@ impl Position {
         self.moves_played += 1;
     }
 
-    /// The points next to a stone of `colour` whose group has two liberties or more.
-    #[inline]
-    pub fn safe_neighbors(&self, colour: Color) -> Bitboard {
-        self.safe[colour.index()].neighbors()
+    /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
+    /// must be legal), without making the move. To do this for many moves, use
+    /// [`Position::move_effects`] once.
+    pub fn legal_both_after(&self, p: Point) -> [Bitboard; 2] {
+        self.move_effects().legal_both_after(p)
     }
 
-    /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
-    /// must be legal), without making the move: the search ranks every move by it.
+    /// What the legal sets after each move of the side to move share, computed once.
     #[inline]
-    pub fn legal_both_after(&self, p: Point) -> [Bitboard; 2] {
-        let c = self.to_move.index();
-        let o = 1 - c;
-        let bit = Bitboard::from(p);
-        let empty = self.empty() - bit;
-        let adjacent = ADJACENT[p.index()];
-        let (mut safe, mut atari) = (self.safe, self.atari);
-        let mut stones = bit;
-        let mut liberties = adjacent & empty;
-        for q in adjacent & (self.stones[c] | self.stones[o]) {
-            let group = self.groups[self.group_of[q.index()] as usize];
-            if self.stones[c].has(q) {
-                stones |= group.stones;
-                liberties |= group.liberties;
-            } else if group.liberties.has(p) && (group.liberties - bit).has_at_most_one() {
-                safe[o] -= group.stones;
-                atari[o] |= group.liberties - bit;
-            }
+    pub fn move_effects(&self) -> MoveEffects<'_> {
+        let empty = self.empty();
+        MoveEffects {
+            position: self,
+            near_empty: empty.neighbors(),
+            near_two_empty: empty.neighbors_twice(),
+            near_safe: [self.safe[0].neighbors(), self.safe[1].neighbors()],
         }
-        liberties -= bit;
-        if liberties.has_at_most_one() {
-            safe[c] -= stones;
-            atari[c] |= liberties;
-        } else {
-            safe[c] |= stones;
-        }
-        let near_empty = empty.neighbors();
-        [legal_set(empty, near_empty, safe[0], atari[1]), legal_set(empty, near_empty, safe[1], atari[0])]
     }
 
     /// Stores a group and its place in the colour's safe and atari summaries.
@@ -464,6 +445,77 @@ impl Position {
             let group = self.groups[self.group_of[p.index()] as usize];
             (group.stones, group.liberties)
         })
+    }
+}
+
+/// The legal sets after any move of the side to move, without making it: the search ranks
+/// every move by them. Neighbour sets of the position are computed once, and each move updates
+/// them where it changes them.
+pub struct MoveEffects<'a> {
+    position: &'a Position,
+    near_empty: Bitboard,
+    /// Points next to two empty points or more: next to an empty point whichever one is filled.
+    near_two_empty: Bitboard,
+    /// The neighbours of each colour's stones in groups with two liberties or more.
+    near_safe: [Bitboard; 2],
+}
+
+impl MoveEffects<'_> {
+    /// The points next to a stone of `colour` whose group has two liberties or more.
+    #[inline]
+    pub fn near_safe(&self, colour: Color) -> Bitboard {
+        self.near_safe[colour.index()]
+    }
+
+    /// The points next to two empty points or more.
+    #[inline]
+    pub fn near_two_empty(&self) -> Bitboard {
+        self.near_two_empty
+    }
+
+    /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
+    /// must be legal).
+    #[inline]
+    pub fn legal_both_after(&self, p: Point) -> [Bitboard; 2] {
+        let position = self.position;
+        let c = position.to_move.index();
+        let o = 1 - c;
+        let bit = Bitboard::from(p);
+        let empty = position.empty() - bit;
+        let adjacent = ADJACENT[p.index()];
+        let (mut near_safe, mut atari) = (self.near_safe, position.atari);
+        let mut their_safe = position.safe[o];
+        let mut stones = bit;
+        let mut liberties = adjacent & empty;
+        for q in adjacent & (position.stones[c] | position.stones[o]) {
+            let group = position.groups[position.group_of[q.index()] as usize];
+            if position.stones[c].has(q) {
+                stones |= group.stones;
+                liberties |= group.liberties;
+            } else if (group.liberties - bit).has_at_most_one() {
+                their_safe -= group.stones;
+                atari[o] |= group.liberties - bit;
+            }
+        }
+        if their_safe != position.safe[o] {
+            near_safe[o] = their_safe.neighbors();
+        }
+        liberties -= bit;
+        if liberties.has_at_most_one() {
+            near_safe[c] = (position.safe[c] - stones).neighbors();
+            atari[c] |= liberties;
+        } else {
+            // Neighbours of a union are the union of neighbours: add those of the stones
+            // that were not safe before (the new one, and any group it rescues from atari).
+            let newly_safe = stones - position.safe[c];
+            near_safe[c] |= if newly_safe == bit { adjacent } else { newly_safe.neighbors() };
+        }
+        // A neighbour of `p` stays next to an empty point unless `p` was its only one.
+        let near_empty = self.near_empty - (adjacent - self.near_two_empty);
+        [
+            legal_set(empty, near_empty, near_safe[0], atari[1]),
+            legal_set(empty, near_empty, near_safe[1], atari[0]),
+        ]
     }
 }
 
