@@ -100,7 +100,8 @@ fn block_capacity(tried: usize, legal: usize) -> usize {
 /// games at 20,000 iterations); the ranking pays only with [`WIDENING`](crate::params::WIDENING).
 fn ranked_moves(position: &Position, count: usize) -> [u8; 81] {
     let to_move = position.to_move();
-    let legal = position.legal_both();
+    let effects = position.move_effects();
+    let legal = effects.legal_both();
     let (own, theirs) = (legal[to_move.index()], legal[1 - to_move.index()]);
     let contested = own & theirs;
     let mut keyed = [0i32; 81];
@@ -109,7 +110,6 @@ fn ranked_moves(position: &Position, count: usize) -> [u8; 81] {
     // we could play it) and on its neighbours that the opponent may play only because it is
     // their sole empty neighbour (lost to the opponent): no need to make it.
     let near_stones = (position.stones(to_move) | position.stones(!to_move)).neighbors();
-    let effects = position.move_effects();
     let theirs_by_one_empty = theirs - effects.near_safe(!to_move) - effects.near_two_empty();
     let now = eval::mobility(own, theirs);
     for p in contested.iter().chain((own - contested).iter()) {

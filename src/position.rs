@@ -473,6 +473,17 @@ impl MoveEffects<'_> {
         self.near_two_empty
     }
 
+    /// Both colours' legal sets now, `[black, white]`, from the neighbour sets already made
+    /// (the same as [`Position::legal_both`]).
+    #[inline]
+    pub fn legal_both(&self) -> [Bitboard; 2] {
+        let (empty, atari) = (self.position.empty(), self.position.atari);
+        [
+            legal_set(empty, self.near_empty, self.near_safe[0], atari[1]),
+            legal_set(empty, self.near_empty, self.near_safe[1], atari[0]),
+        ]
+    }
+
     /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
     /// must be legal).
     #[inline]

@@ -209,7 +209,13 @@ fn compare_play(engine: &Position, reference: &Reference, x: usize, y: usize, tr
             let mut placed = reference.clone();
             placed.board[y][x] = Some(engine.to_move());
             let predicted = engine.legal_both_after(point(x, y));
+            let now = engine.move_effects().legal_both();
             for colour in [Color::Black, Color::White] {
+                assert_eq!(
+                    now[colour.index()],
+                    set_of(&reference.legal(colour)),
+                    "move_effects legal sets, {trace}"
+                );
                 assert_eq!(
                     predicted[colour.index()],
                     set_of(&placed.legal(colour)),
