@@ -158,6 +158,38 @@ impl Bitboard {
         Bitboard((l & r) | ((l | r) & (u | d)) | (u & d))
     }
 
+    /// The set and every point at most `steps` steps (up, down, left or right) from it.
+    ///
+    /// ```
+    /// use nogo::bitboard;
+    /// let corner = bitboard! {
+    ///     X . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    /// };
+    /// assert_eq!(corner.within(2), bitboard! {
+    ///     X X X . . . . . .
+    ///     X X . . . . . . .
+    ///     X . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    /// });
+    /// assert_eq!(corner.within(0), corner);
+    /// ```
+    #[inline]
+    pub fn within(self, steps: u32) -> Bitboard {
+        (0..steps).fold(self, |set, _| set | set.neighbors())
+    }
     /// The `n`-th point of the set in board order, `n < count()`. Random playouts call this
     /// once per move, so it selects without a loop over the set's points.
     pub fn nth(self, n: u32) -> Option<Point> {
