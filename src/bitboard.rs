@@ -190,6 +190,7 @@ impl Bitboard {
     pub fn within(self, steps: u32) -> Bitboard {
         (0..steps).fold(self, |set, _| set | set.neighbors())
     }
+
     /// The `n`-th point of the set in board order, `n < count()`. Random playouts call this
     /// once per move, so it selects without a loop over the set's points.
     pub fn nth(self, n: u32) -> Option<Point> {

@@ -155,7 +155,7 @@ fn ranked_moves(
 
 /// How a point has done for one colour this turn, wherever that colour played it in the tree:
 /// the values backed up through those nodes (for that colour), summed, and their count.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct PointStats {
     sum: f32,
     count: f32,

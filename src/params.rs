@@ -59,7 +59,9 @@ pub const ENDGAME_SHARE: Tunable = Tunable { name: "endgame_share", default: 0.5
 /// 55,000 iterations and 125/200 = 62.5% +- 6.7% at 60,000; together 236/400 = 59.0% +- 4.8%;
 /// in the arena at 0.1 s it beat 0.7 220-180 (55.0% [50.1, 59.8]) but scored 71.5% [66.9,
 /// 75.7] against the seed where 0.7 scored 75.2% [70.8, 79.2] (400 games each, same openings
-/// and seed), so 0.7 stays until more games settle it (`docs/strength.md`).
+/// and seed). With the last-move tie-break ([`LAST_MOVE_RADIUS`]), 0.5 against 0.7 scored
+/// 90/200 = 45.0% +- 6.9% (`screen 100 55000 last_move_near=2,widening=0.5 last_move_near=2`,
+/// the key since renamed), so 0.7 stays (`docs/strength.md`).
 pub const WIDENING: Tunable = Tunable { name: "widening", default: 0.7, min: 0.25, max: 8.0 };
 
 /// Children whose mobility ties are tried first when they lie within this many steps (up, down,
