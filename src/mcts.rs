@@ -119,20 +119,9 @@ fn ranked_moves(
     let candidates = own - skip;
     let mut keyed = [0i32; 81];
     let mut n = 0;
-    // A move with no stone beside it changes legality only on itself (lost to us when only
-    // we could play it) and on its neighbours that the opponent may play only because it is
-    // their sole empty neighbour (lost to the opponent): no need to make it.
-    let near_stones = (position.stones(to_move) | position.stones(!to_move)).neighbors();
-    let theirs_by_one_empty = theirs - effects.near_safe(!to_move) - effects.near_two_empty();
-    let now = eval::mobility(own, theirs);
-    for p in (contested & candidates).iter().chain((candidates - contested).iter()) {
-        let mobility = if near_stones.has(p) {
-            let legal = effects.legal_both_after(p);
-            eval::mobility(legal[to_move.index()], legal[1 - to_move.index()])
-        } else {
-            let closed = (Bitboard::from(p).neighbors() & theirs_by_one_empty).count() as i32;
-            now - (!contested.has(p)) as i32 + closed
-        };
+    for p in candidates {
+        let legal = effects.legal_both_after(p);
+        let mobility = eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]);
         keyed[n] = ((128 - mobility) << 17)
             | ((!near_last.has(p) as i32) << 16)
             | ((history[p.index()].rank() as i32) << 8)
@@ -601,12 +590,9 @@ fn find_decisive(position: &Position, own: Bitboard, theirs: Bitboard) -> Option
     if theirs.count() > MOST_POINTS_ONE_MOVE_CLOSES {
         return None;
     }
-    let opponent = !position.to_move();
-    own.iter().find(|&p| {
-        let mut next = position.clone();
-        next.play_unchecked(p);
-        next.legal(opponent).is_empty()
-    })
+    let opponent = (!position.to_move()).index();
+    let effects = position.move_effects();
+    own.iter().find(|&p| effects.legal_both_after(p)[opponent].is_empty())
 }
 
 impl Engine for Mcts {

@@ -141,6 +141,9 @@ pub struct Position {
     stones: [Bitboard; 2],
     /// Stones of each colour whose group has at least two liberties.
     safe: [Bitboard; 2],
+    /// Stones of each colour whose group has at least three liberties: one move next to them
+    /// leaves them safe.
+    roomy: [Bitboard; 2],
     /// Sole liberties of each colour's groups that have exactly one. May also hold points that
     /// have since been filled (a one-liberty group changes only by a stone on that liberty),
     /// which is harmless as legal sets are masked by the empty points.
@@ -175,6 +178,7 @@ impl Position {
         Position {
             stones: [Bitboard::EMPTY; 2],
             safe: [Bitboard::EMPTY; 2],
+            roomy: [Bitboard::EMPTY; 2],
             atari: [Bitboard::EMPTY; 2],
             to_move: Color::Black,
             moves_played: 0,
@@ -368,6 +372,9 @@ impl Position {
             let group = &mut self.groups[id];
             if group.liberties.has(p) {
                 group.liberties -= bit;
+                if group.liberties.count() < 3 {
+                    self.roomy[o] -= group.stones;
+                }
                 // A legal move leaves the group a liberty: at most one means exactly one.
                 if group.liberties.has_at_most_one() {
                     self.safe[o] -= group.stones;
@@ -418,19 +425,38 @@ impl Position {
     #[inline]
     pub fn move_effects(&self) -> MoveEffects<'_> {
         let empty = self.empty();
+        let (c, o) = (self.to_move.index(), 1 - self.to_move.index());
+        let near_two_empty = empty.neighbors_twice();
+        let near_safe = [self.safe[0].neighbors(), self.safe[1].neighbors()];
+        let near_empty = empty.neighbors();
+        let legal = [
+            legal_set(empty, near_empty, near_safe[0], self.atari[1]),
+            legal_set(empty, near_empty, near_safe[1], self.atari[0]),
+        ];
         MoveEffects {
             position: self,
-            near_empty: empty.neighbors(),
-            near_two_empty: empty.neighbors_twice(),
-            near_safe: [self.safe[0].neighbors(), self.safe[1].neighbors()],
+            empty,
+            near_empty,
+            near_two_empty,
+            near_safe,
+            legal,
+            quiet: (near_two_empty | self.roomy[c].neighbors())
+                - (self.stones[o] - self.roomy[o]).neighbors()
+                - (self.stones[c] - self.safe[c]).neighbors(),
+            theirs_by_one_empty: legal[o] - near_safe[o] - near_two_empty,
         }
     }
 
-    /// Stores a group and its place in the colour's safe and atari summaries.
+    /// Stores a group and its place in the colour's roomy, safe and atari summaries.
     #[inline]
     fn set_group(&mut self, colour: Color, id: usize, stones: Bitboard, liberties: Bitboard) {
         let c = colour.index();
         self.groups[id] = Group { stones, liberties };
+        if liberties.count() >= 3 {
+            self.roomy[c] |= stones;
+        } else {
+            self.roomy[c] -= stones;
+        }
         if !liberties.has_at_most_one() {
             self.safe[c] |= stones;
         } else {
@@ -453,35 +479,28 @@ impl Position {
 /// them where it changes them.
 pub struct MoveEffects<'a> {
     position: &'a Position,
+    empty: Bitboard,
     near_empty: Bitboard,
     /// Points next to two empty points or more: next to an empty point whichever one is filled.
     near_two_empty: Bitboard,
     /// The neighbours of each colour's stones in groups with two liberties or more.
     near_safe: [Bitboard; 2],
+    /// Both colours' legal sets now, `[black, white]`.
+    legal: [Bitboard; 2],
+    /// Moves whose stone's group is safe and that change no group's safety, so they change
+    /// legality only on their point and its neighbours: moves next to no opponent group with
+    /// fewer than three liberties and no own group in atari, and next to two empty points or
+    /// more or to an own group with three liberties or more.
+    quiet: Bitboard,
+    /// The opponent's legal points that are legal for it only through one empty neighbour.
+    theirs_by_one_empty: Bitboard,
 }
 
 impl MoveEffects<'_> {
-    /// The points next to a stone of `colour` whose group has two liberties or more.
-    #[inline]
-    pub fn near_safe(&self, colour: Color) -> Bitboard {
-        self.near_safe[colour.index()]
-    }
-
-    /// The points next to two empty points or more.
-    #[inline]
-    pub fn near_two_empty(&self) -> Bitboard {
-        self.near_two_empty
-    }
-
-    /// Both colours' legal sets now, `[black, white]`, from the neighbour sets already made
-    /// (the same as [`Position::legal_both`]).
+    /// Both colours' legal sets now, `[black, white]` (the same as [`Position::legal_both`]).
     #[inline]
     pub fn legal_both(&self) -> [Bitboard; 2] {
-        let (empty, atari) = (self.position.empty(), self.position.atari);
-        [
-            legal_set(empty, self.near_empty, self.near_safe[0], atari[1]),
-            legal_set(empty, self.near_empty, self.near_safe[1], atari[0]),
-        ]
+        self.legal
     }
 
     /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
@@ -492,8 +511,17 @@ impl MoveEffects<'_> {
         let c = position.to_move.index();
         let o = 1 - c;
         let bit = Bitboard::from(p);
-        let empty = position.empty() - bit;
+        let empty = self.empty - bit;
         let adjacent = ADJACENT[p.index()];
+        if self.quiet.has(p) {
+            // Every neighbour of the new safe stone is legal for the mover but the opponent's
+            // last liberties; the opponent loses the neighbours whose only empty neighbour it
+            // was and that are not next to its safe stones.
+            let mut legal = [Bitboard::EMPTY; 2];
+            legal[c] = (self.legal[c] - bit) | ((adjacent & empty) - position.atari[o]);
+            legal[o] = self.legal[o] - bit - (adjacent & self.theirs_by_one_empty);
+            return legal;
+        }
         let (mut near_safe, mut atari) = (self.near_safe, position.atari);
         let mut their_safe = position.safe[o];
         let mut stones = bit;
@@ -788,5 +816,37 @@ mod tests {
         }
         let mut p = Position::from_stones(black, white, Color::Black).unwrap();
         assert_eq!(p.play(pt(0, 0)), Err(PlayError::Capture));
+    }
+
+    /// The safe and roomy summaries hold exactly the stones of groups with at least two and
+    /// three liberties, after every move of random games and when set up from the stones.
+    #[test]
+    fn summaries_match_the_groups() {
+        let summaries = |p: &Position| {
+            let mut expected = [[Bitboard::EMPTY; 2]; 2];
+            for colour in [Color::Black, Color::White] {
+                for s in p.stones(colour) {
+                    let (_, liberties) = p.group_at(s).unwrap();
+                    let bit = Bitboard::from(s);
+                    if liberties.count() >= 2 {
+                        expected[0][colour.index()] |= bit;
+                    }
+                    if liberties.count() >= 3 {
+                        expected[1][colour.index()] |= bit;
+                    }
+                }
+            }
+            assert_eq!([p.safe, p.roomy], expected, "{p}");
+        };
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..50 {
+            let mut position = Position::new();
+            crate::bench::random_game(&mut rng, |mv| {
+                position.play(mv).unwrap();
+                summaries(&position);
+                let [black, white] = [Color::Black, Color::White].map(|c| position.stones(c));
+                summaries(&Position::from_stones(black, white, position.to_move()).unwrap());
+            });
+        }
     }
 }
