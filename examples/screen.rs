@@ -3,8 +3,7 @@
 //! from random two-move openings, each opening twice with colours swapped, at a fixed number of
 //! nodes per move (the baseline at `BASELINE_NODES` when given, to measure how strength scales
 //! with nodes). An engine is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters
-//! (exploration, eval_slope, eval_tempo, endgame_points, endgame_share, widening,
-//! last_move_radius, history_keep). Decisions that go in are confirmed with `nogo arena`.
+//! (exploration, eval_slope, endgame_points, endgame_share, widening, last_move_radius). Decisions that go in are confirmed with `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
 use nogo::params::Params;
@@ -26,12 +25,10 @@ fn params(spec: &str) -> Params {
         match k {
             "exploration" => p.exploration = v,
             "eval_slope" => p.eval_slope = v,
-            "eval_tempo" => p.eval_tempo = v,
             "endgame_points" => p.endgame_points = v as u32,
             "endgame_share" => p.endgame_share = v,
             "widening" => p.widening = v,
             "last_move_radius" => p.last_move_radius = v as u32,
-            "history_keep" => p.history_keep = v,
             _ => panic!("unknown key {k}"),
         }
     }

@@ -9,12 +9,11 @@ pub fn mobility(mover: Bitboard, to_move: Bitboard) -> i32 {
     (mover - to_move).count() as i32 - (to_move - mover).count() as i32
 }
 
-/// Probability that the side that just moved wins: the mobility less `tempo` (what having the
-/// next move is worth to the side to move, in points), squashed by a logistic of slope
-/// `slope`. For positions where the side to move still has a move.
+/// Probability that the side that just moved wins: the mobility squashed by a logistic of
+/// slope `slope`. For positions where the side to move still has a move.
 #[inline]
-pub fn value(mover: Bitboard, to_move: Bitboard, slope: f32, tempo: f32) -> f32 {
-    1.0 / (1.0 + (-slope * (mobility(mover, to_move) as f32 - tempo)).exp())
+pub fn value(mover: Bitboard, to_move: Bitboard, slope: f32) -> f32 {
+    1.0 / (1.0 + (-slope * mobility(mover, to_move) as f32).exp())
 }
 
 #[cfg(test)]
@@ -31,10 +30,7 @@ mod tests {
         let [b, w] = p.legal_both();
         assert_eq!(mobility(b, w), 1);
         assert_eq!(mobility(w, b), -1);
-        assert!(value(b, w, 0.4, 0.0) > 0.5);
-        assert_eq!(value(Bitboard::FULL, Bitboard::FULL, 0.4, 0.0), 0.5);
-        // The tempo is worth a point: one point ahead is even, none behind.
-        assert_eq!(value(b, w, 0.4, 1.0), 0.5);
-        assert!(value(Bitboard::FULL, Bitboard::FULL, 0.4, 1.0) < 0.5);
+        assert!(value(b, w, 0.4) > 0.5);
+        assert_eq!(value(Bitboard::FULL, Bitboard::FULL, 0.4), 0.5);
     }
 }

@@ -142,8 +142,8 @@ fn ranked_moves(
     moves
 }
 
-/// How a point has done for one colour wherever that colour played it in the tree: the values
-/// backed up through those nodes (for that colour), summed, and their count.
+/// How a point has done for one colour this turn, wherever that colour played it in the tree:
+/// the values backed up through those nodes (for that colour), summed, and their count.
 #[derive(Clone, Copy)]
 struct PointStats {
     sum: f32,
@@ -181,9 +181,8 @@ pub struct Mcts {
     root_position: Option<Position>,
     /// The move that reached the root, when the position before it was searched too.
     root_last_move: Option<Point>,
-    /// Per colour, how each point has done wherever it was played in the tree (the "history
-    /// heuristic"), this turn's statistics with earlier turns' scaled down by
-    /// [`HISTORY_KEEP`](crate::params::HISTORY_KEEP); the ranking of children breaks ties by it.
+    /// Per colour, how each point has done this turn wherever it was played in the tree (the
+    /// "history heuristic"); the ranking of children breaks ties by it.
     history: [[PointStats; INDEX_COUNT]; 2],
     rng: fastrand::Rng,
     /// The exact endgame solver, created the first time an endgame is reached and kept, so
@@ -260,18 +259,11 @@ impl Mcts {
                 self.nodes.push(Node::default());
             }
         }
-        let follows = match &self.root_position {
-            Some(old) if old == position => true,
-            Some(old) => {
-                self.root_last_move = last_move(old, position);
-                self.root_last_move.is_some()
-            }
-            None => false,
+        self.root_last_move = match &self.root_position {
+            Some(old) if old == position => self.root_last_move,
+            Some(old) => last_move(old, position),
+            None => None,
         };
-        if !follows {
-            self.root_last_move = None;
-            self.history = FRESH_HISTORY;
-        }
         self.root_position = Some(position.clone());
     }
 
@@ -381,7 +373,7 @@ impl Mcts {
         } else if find_decisive(position, own, theirs).is_some() {
             (LOSS, 0.0)
         } else {
-            (UNKNOWN, eval::value(theirs, own, self.params.eval_slope, self.params.eval_tempo))
+            (UNKNOWN, eval::value(theirs, own, self.params.eval_slope))
         };
         self.nodes[index].proof = proof;
         self.nodes[index].children = own.count() as u8;
@@ -619,11 +611,7 @@ impl Engine for Mcts {
             return report;
         }
         self.set_root(position);
-        let keep = self.params.history_keep;
-        for stats in self.history.iter_mut().flatten() {
-            stats.sum *= keep;
-            stats.count *= keep;
-        }
+        self.history = FRESH_HISTORY;
         let mut iterations = 0u64;
         let max = budget.nodes.unwrap_or(u64::MAX);
         while iterations < max && self.nodes[0].proof == UNKNOWN {
@@ -872,35 +860,6 @@ mod tests {
         let played: f32 = mcts.history.iter().flatten().map(|s| s.count).sum();
         let below_root: u32 = root.child_range().map(|c| subtree_visits(&mcts, c) as u32).sum();
         assert_eq!(played, below_root as f32, "one record per node on each path below the root");
-    }
-
-    #[test]
-    fn history_is_scaled_into_the_next_turn_and_cleared_for_another_game() {
-        let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
-        let params = Params { history_keep: 0.5, ..Params::default() };
-        let mut mcts = Mcts::new(params, 0);
-        let report = mcts.think(&position, &Budget::nodes(5000));
-        let searched = mcts.history;
-        let count = |history: &[[PointStats; INDEX_COUNT]; 2]| -> f32 {
-            history.iter().flatten().map(|s| s.count).sum()
-        };
-        assert!(count(&searched) > 0.0);
-        // Our move and a reply: the game goes on, so the statistics carry over, halved (a
-        // budget of no iterations adds none).
-        let mut next = position.clone();
-        next.play(report.best).unwrap();
-        next.play(next.legal_moves().first().unwrap()).unwrap();
-        mcts.think(&next, &Budget::nodes(0));
-        for (kept, old) in mcts.history.iter().flatten().zip(searched.iter().flatten()) {
-            assert_eq!((kept.sum, kept.count), (old.sum * 0.5, old.count * 0.5));
-        }
-        // A position that does not follow, or a new game, starts without them.
-        mcts.think(&play_out(&[(0, 0)]), &Budget::nodes(0));
-        assert_eq!(count(&mcts.history), 0.0);
-        mcts.think(&next, &Budget::nodes(5000));
-        mcts.new_game();
-        mcts.think(&next, &Budget::nodes(0));
-        assert_eq!(count(&mcts.history), 0.0);
     }
 
     #[test]

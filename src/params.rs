@@ -28,14 +28,6 @@ pub const EXPLORATION: Tunable = Tunable { name: "exploration", default: 0.1, mi
 /// 55000 eval_slope=S ""`, 200 games): 0.25 scored 38.5% +- 6.7% and 0.6 scored 49.5% +- 6.9%.
 pub const EVAL_SLOPE: Tunable = Tunable { name: "eval_slope", default: 0.4, min: 0.05, max: 2.0 };
 
-/// What having the next move is worth to the side to move, in mobility points: a leaf is
-/// scored `1 / (1 + exp(-slope * (mobility - tempo)))` for the side that just moved.
-///
-/// Evidence (`cargo run --release --example screen -- 100 N eval_tempo=T ""`, 200 games each
-/// against no tempo, 2026-11-22): T = 1 scored 113/200 = 56.5% +- 6.9% at 60,000 iterations;
-/// T = -1 scored 92/200 = 46.0% +- 6.9% (`docs/strength.md`).
-pub const EVAL_TEMPO: Tunable = Tunable { name: "eval_tempo", default: 1.0, min: -2.0, max: 3.0 };
-
 /// The exact endgame solver ([`crate::endgame`]) is tried first once at most this many points
 /// are legal for either side; 0 never tries it. Its median reach in 0.5 s is about 22 such
 /// points (`cargo run --release --example solver_reach`).
@@ -85,38 +77,19 @@ pub const WIDENING: Tunable = Tunable { name: "widening", default: 0.7, min: 0.2
 /// without either had scored 612/800 (76.5% [73.4, 79.3]); see `docs/strength.md`.
 pub const LAST_MOVE_RADIUS: Tunable = Tunable { name: "last_move_radius", default: 2.0, min: 0.0, max: 4.0 };
 
-/// Share of the history (see `mcts::ranked_moves`) carried into the next turn: each turn's
-/// search starts with the previous turn's statistics scaled by this (0 clears them, 1 keeps
-/// them whole). A new game or a search that does not follow the previous one starts empty.
-///
-/// Evidence (`cargo run --release --example screen -- 100 N history_keep=0.5 ""`, 200 games
-/// each against clearing, 2026-11-22): 111/200 = 55.5% +- 6.9% at 60,000 iterations and
-/// 111/200 at 55,000, together 222/400 = 55.5% +- 4.9% (`docs/strength.md`).
-pub const HISTORY_KEEP: Tunable = Tunable { name: "history_keep", default: 0.5, min: 0.0, max: 1.0 };
-
 /// All tunables, for listing and for tuners.
-pub const ALL: [Tunable; 8] = [
-    EXPLORATION,
-    EVAL_SLOPE,
-    EVAL_TEMPO,
-    ENDGAME_POINTS,
-    ENDGAME_SHARE,
-    WIDENING,
-    LAST_MOVE_RADIUS,
-    HISTORY_KEEP,
-];
+pub const ALL: [Tunable; 6] =
+    [EXPLORATION, EVAL_SLOPE, ENDGAME_POINTS, ENDGAME_SHARE, WIDENING, LAST_MOVE_RADIUS];
 
 /// The values the search runs with.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     pub exploration: f32,
     pub eval_slope: f32,
-    pub eval_tempo: f32,
     pub endgame_points: u32,
     pub endgame_share: f32,
     pub widening: f32,
     pub last_move_radius: u32,
-    pub history_keep: f32,
     /// Bytes the search tree may use (the whole arena).
     pub memory_bytes: usize,
 }
@@ -129,12 +102,10 @@ impl Default for Params {
         Params {
             exploration: EXPLORATION.default as f32,
             eval_slope: EVAL_SLOPE.default as f32,
-            eval_tempo: EVAL_TEMPO.default as f32,
             endgame_points: ENDGAME_POINTS.default as u32,
             endgame_share: ENDGAME_SHARE.default as f32,
             widening: WIDENING.default as f32,
             last_move_radius: LAST_MOVE_RADIUS.default as u32,
-            history_keep: HISTORY_KEEP.default as f32,
             memory_bytes: DEFAULT_MEMORY_BYTES,
         }
     }
