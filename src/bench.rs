@@ -8,6 +8,7 @@ use crate::params::Params;
 use crate::point::Point;
 use crate::position::Position;
 use std::fmt;
+use std::io::{self, Write};
 use std::time::Instant;
 
 /// Iterations per position by default.
@@ -94,8 +95,8 @@ pub fn random_game(rng: &mut fastrand::Rng, mut on_move: impl FnMut(Point)) -> P
     }
 }
 
-/// Runs the bench and prints its lines to stdout.
-pub fn run(nodes: u64) {
+/// Runs the bench and writes its lines to `out`.
+pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
     let mut total_iterations = 0;
     let mut total_seconds = 0.0;
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
@@ -111,16 +112,17 @@ pub fn run(nodes: u64) {
         }
         total_iterations += report.iterations;
         total_seconds += seconds;
-        println!(
+        writeln!(
+            out,
             "{name:<12} move {:<3} visits {visits:>8} iterations {:>8} tree {:>9} {:>10.0} it/s",
             report.best.to_gtp(),
             report.iterations,
             search.tree_size(),
             report.iterations as f64 / seconds
-        );
+        )?;
     }
-    println!("signature {signature:016x}");
-    println!("{total_iterations} iterations {:.0} it/s", total_iterations as f64 / total_seconds);
+    writeln!(out, "signature {signature:016x}")?;
+    writeln!(out, "{total_iterations} iterations {:.0} it/s", total_iterations as f64 / total_seconds)
 }
 
 #[cfg(test)]

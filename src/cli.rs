@@ -35,10 +35,15 @@ pub fn run(started: Instant) -> i32 {
     install_panic_hook();
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { nodes }) => {
-            crate::bench::run(nodes);
-            0
-        }
+        Some(Command::Bench { nodes }) => match crate::bench::run(nodes, &mut std::io::stdout().lock()) {
+            Ok(()) => 0,
+            // A reader that stops early (`nogo bench | head`) is not an error.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            Err(e) => {
+                eprintln!("nogo: bench: cannot write the report: {e}");
+                1
+            }
+        },
         Some(Command::Gtp(args)) => crate::gtp::run(args),
         Some(Command::Play(args)) => crate::play::run(args),
         Some(Command::Arena(args)) => crate::arena::run(*args),
