@@ -476,7 +476,7 @@ impl Position {
 
 /// The legal sets after any move of the side to move, without making it: the search ranks
 /// every move by them. Neighbour sets of the position are computed once, and each move updates
-/// them where it changes them.
+/// them where it changes them; a quiet move (see `quiet`) updates the legal sets directly.
 pub struct MoveEffects<'a> {
     position: &'a Position,
     empty: Bitboard,
@@ -517,9 +517,9 @@ impl MoveEffects<'_> {
             // Every neighbour of the new safe stone is legal for the mover but the opponent's
             // last liberties; the opponent loses the neighbours whose only empty neighbour it
             // was and that are not next to its safe stones.
-            let mut legal = [Bitboard::EMPTY; 2];
-            legal[c] = (self.legal[c] - bit) | ((adjacent & empty) - position.atari[o]);
-            legal[o] = self.legal[o] - bit - (adjacent & self.theirs_by_one_empty);
+            let mut legal = self.legal;
+            legal[c] = (legal[c] - bit) | ((adjacent & empty) - position.atari[o]);
+            legal[o] = legal[o] - bit - (adjacent & self.theirs_by_one_empty);
             return legal;
         }
         let (mut near_safe, mut atari) = (self.near_safe, position.atari);
