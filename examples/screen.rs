@@ -1,9 +1,12 @@
 //! Quick in-process screening of search parameters: `cargo run --release --example screen --
-//! PAIRS NODES CANDIDATE BASELINE [BASELINE_NODES]` plays the candidate against the baseline
-//! from random two-move openings, each opening twice with colours swapped, at a fixed number of
-//! nodes per move (the baseline at `BASELINE_NODES` when given, to measure how strength scales
-//! with nodes). An engine is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters
-//! (exploration, eval_slope, endgame_points, endgame_share, widening, last_move_radius). Decisions that go in are confirmed with `nogo arena`.
+//! PAIRS NODES CANDIDATE BASELINE [BASELINE_NODES [FIRST_OPENING]]` plays the candidate against
+//! the baseline from random two-move openings, each opening twice with colours swapped, at a
+//! fixed number of nodes per move (the baseline at `BASELINE_NODES` when given, to measure how
+//! strength scales with nodes). Openings are numbered from `FIRST_OPENING` (default 0): a second
+//! sample of the same change needs other openings, or its games repeat the first's. An engine
+//! is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters (exploration,
+//! eval_slope, endgame_points, endgame_share, widening, last_move_radius). Decisions that go in
+//! are confirmed with `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
 use nogo::params::Params;
@@ -41,13 +44,15 @@ fn main() {
     let nodes: u64 = args[2].parse().unwrap();
     let (a, b) = (args[3].as_str(), args.get(4).map_or("", |s| s.as_str()));
     let baseline_nodes: u64 = args.get(5).map_or(nodes, |s| s.parse().unwrap());
+    let first_opening: u64 = args.get(6).map_or(0, |s| s.parse().unwrap());
     let wins: u64 = std::thread::scope(|s| {
         let handles: Vec<_> = (0..2u64)
             .map(|t| {
                 s.spawn(move || {
                     let mut wins = 0;
                     for pair in (t..pairs).step_by(2) {
-                        let mut rng = fastrand::Rng::with_seed(pair);
+                        let opening_number = first_opening + pair;
+                        let mut rng = fastrand::Rng::with_seed(opening_number);
                         let mut opening = Position::new();
                         for _ in 0..2 {
                             let legal = opening.legal_moves();
@@ -55,8 +60,8 @@ fn main() {
                         }
                         for candidate_black in [true, false] {
                             let mut pos = opening.clone();
-                            let mut black = engine(if candidate_black { a } else { b }, pair);
-                            let mut white = engine(if candidate_black { b } else { a }, pair);
+                            let mut black = engine(if candidate_black { a } else { b }, opening_number);
+                            let mut white = engine(if candidate_black { b } else { a }, opening_number);
                             while !pos.is_terminal() {
                                 let side =
                                     if pos.to_move() == nogo::Color::Black { &mut black } else { &mut white };

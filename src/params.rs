@@ -17,7 +17,9 @@ pub struct Tunable {
 /// Evidence (`cargo run --release --example screen -- 40 20000 A B`, 80 games at 20,000 nodes
 /// a move, random two-move openings played with both colours): 0.1 against 0.25 scored 82.5%
 /// +- 8.3%; 0.05 against 0.1 scored 56.2% +- 10.9% (not significant). At 100,000 nodes a move
-/// (nearer a 0.1 s turn), 0.05 and 0.2 against 0.1 scored 50.0% and 51.2% +- 11.0%.
+/// (nearer a 0.1 s turn), 0.05 and 0.2 against 0.1 scored 50.0% and 51.2% +- 11.0%. With
+/// widening and both tie-breaks (`screen 100 60000 exploration=E "" 60000 1000`, 200 games):
+/// 0.07 scored 54.5% and 0.14 scored 51.0% +- 6.9%, neither significant.
 pub const EXPLORATION: Tunable = Tunable { name: "exploration", default: 0.1, min: 0.02, max: 1.5 };
 
 /// Slope of the squashing of the mobility difference into a win probability:
@@ -26,6 +28,9 @@ pub const EXPLORATION: Tunable = Tunable { name: "exploration", default: 0.1, mi
 /// Evidence (screen as above): 0.2 against 0.4 scored 36.2% +- 10.5% (exploration 0.25); 0.8
 /// against 0.4 scored 43.8% +- 10.9% (exploration 0.1). With progressive widening (`screen 100
 /// 55000 eval_slope=S ""`, 200 games): 0.25 scored 38.5% +- 6.7% and 0.6 scored 49.5% +- 6.9%.
+/// With both tie-breaks (`screen 100 60000 eval_slope=S "" 60000 N`): 0.5 scored 219/400 =
+/// 54.8% +- 4.9% over two sets of openings, 0.6 scored 55.5% and 0.32 45.0% (200 games), but
+/// 0.5 against 0.4 in the arena at equal time scored 202-198 (50.5% [45.6, 55.4]), so 0.4 stays.
 pub const EVAL_SLOPE: Tunable = Tunable { name: "eval_slope", default: 0.4, min: 0.05, max: 2.0 };
 
 /// The exact endgame solver ([`crate::endgame`]) is tried first once at most this many points
@@ -61,7 +66,8 @@ pub const ENDGAME_SHARE: Tunable = Tunable { name: "endgame_share", default: 0.5
 /// 75.7] against the seed where 0.7 scored 75.2% [70.8, 79.2] (400 games each, same openings
 /// and seed). With the last-move tie-break ([`LAST_MOVE_RADIUS`]), 0.5 against 0.7 scored
 /// 90/200 = 45.0% +- 6.9% (`screen 100 55000 last_move_near=2,widening=0.5 last_move_near=2`,
-/// the key since renamed), so 0.7 stays (`docs/strength.md`).
+/// the key since renamed), so 0.7 stays (`docs/strength.md`). With both tie-breaks, 0.85 and
+/// 0.6 against 0.7 scored 49.0% and 53.0% +- 6.9% (`screen 100 60000 widening=W "" 60000 1000`).
 pub const WIDENING: Tunable = Tunable { name: "widening", default: 0.7, min: 0.25, max: 8.0 };
 
 /// Children whose mobility ties are tried first when they lie within this many steps (up, down,
