@@ -180,11 +180,12 @@ impl Solver {
         }
         let mut order: Vec<(i32, Point)> = Vec::with_capacity(candidates.count() as usize);
         let killer = self.killers[ply];
+        let effects = position.move_effects();
         for p in candidates {
-            let mut child = position.clone();
-            child.play_unchecked(p);
-            let after = child.legal_both();
-            if after[(!me).index()].is_empty() || self.probe(child.hash()).is_some_and(|e| e.state == LOST) {
+            let after = effects.legal_both_after(p);
+            if after[(!me).index()].is_empty()
+                || self.probe(position.hash_after(p)).is_some_and(|e| e.state == LOST)
+            {
                 self.killers[ply] = p.index() as u8;
                 return Some((true, p.index() as u8));
             }
@@ -235,11 +236,8 @@ impl Solver {
 /// The legal move leaving the opponent fewest legal points and us most, if any.
 fn resisting_move(position: &Position) -> Option<Point> {
     let me = position.to_move();
-    position.legal_moves().iter().min_by_key(|&p| {
-        let mut child = position.clone();
-        child.play_unchecked(p);
-        mobility_score(child.legal_both(), me)
-    })
+    let effects = position.move_effects();
+    position.legal_moves().iter().min_by_key(|&p| mobility_score(effects.legal_both_after(p), me))
 }
 
 /// How good the legal sets `after` a move of `me` are for `me`, lower better: the opponent's

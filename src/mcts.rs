@@ -119,15 +119,32 @@ fn ranked_moves(
     let candidates = own - skip;
     let mut keyed = [0i32; 81];
     let mut n = 0;
-    for p in candidates {
-        let legal = effects.legal_both_after(p);
-        let mobility = eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]);
+    let mut push = |p: Point, mobility: i32| {
         keyed[n] = ((128 - mobility) << 17)
             | ((!near_last.has(p) as i32) << 16)
             | ((history[p.index()].rank() as i32) << 8)
             | ((!contested.has(p) as i32) << 7)
             | p.index() as i32;
         n += 1;
+    };
+    let quiet = effects.quiet() & candidates;
+    for p in candidates - quiet {
+        let legal = effects.legal_both_after(p);
+        push(p, eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]));
+    }
+    // Quiet moves are scored all at once, and keyed best class first only until `count` are
+    // keyed: a quiet move of a worse class ranks below all of those, so is not needed.
+    let lead_before_quiet = eval::mobility(own, theirs) - 1;
+    let gains = effects.lead_gains();
+    let mut quiet_left = quiet;
+    let mut quiet_keyed = 0;
+    while quiet_keyed < count && !quiet_left.is_empty() {
+        let (gain, class) = gains.greatest(quiet_left);
+        quiet_left -= class;
+        quiet_keyed += class.count() as usize;
+        for p in class {
+            push(p, lead_before_quiet + gain as i32);
+        }
     }
     // Only the first `count` are needed: partition them off, then sort just those.
     let count = count.min(n);
@@ -148,22 +165,32 @@ fn ranked_moves(
 struct PointStats {
     sum: f32,
     count: f32,
+    /// [`PointStats::rank`], kept up to date by [`PointStats::record`]: a path records a
+    /// handful of values, a ranking reads the rank of every legal move.
+    rank: u8,
 }
 
 impl PointStats {
+    const FRESH: PointStats = PointStats { sum: 0.0, count: 0.0, rank: 128 };
+
+    /// Adds a value backed up through the point.
+    #[inline]
+    fn record(&mut self, value: f32) {
+        self.sum += value;
+        self.count += 1.0;
+        self.rank = 255 - (255.0 * self.sum / self.count) as u8;
+    }
+
     /// The point's place among ties of the ranking, from 0 (always won) to 255 (always lost);
     /// 128 when not played yet.
+    #[inline]
     fn rank(self) -> u8 {
-        if self.count == 0.0 {
-            128
-        } else {
-            255 - (255.0 * self.sum / self.count) as u8
-        }
+        self.rank
     }
 }
 
 /// No point played yet, for either colour.
-const FRESH_HISTORY: [[PointStats; INDEX_COUNT]; 2] = [[PointStats { sum: 0.0, count: 0.0 }; INDEX_COUNT]; 2];
+const FRESH_HISTORY: [[PointStats; INDEX_COUNT]; 2] = [[PointStats::FRESH; INDEX_COUNT]; 2];
 
 /// Deepest path an iteration can take: one move per board point, plus the root.
 const MAX_DEPTH: usize = 82;
@@ -400,9 +427,7 @@ impl Mcts {
             node.update(value);
             child_proof = node.proof;
             if depth > 0 {
-                let stats = &mut self.history[mover][node.mv as usize];
-                stats.sum += value;
-                stats.count += 1.0;
+                self.history[mover][node.mv as usize].record(value);
             }
             value = 1.0 - value;
             mover ^= 1;
@@ -742,8 +767,9 @@ mod tests {
                 if on(&mut rng) {
                     for stats in history.iter_mut() {
                         if rng.u32(0..3) == 0 {
-                            let count = rng.u32(1..50) as f32;
-                            *stats = PointStats { sum: count * rng.f32(), count };
+                            for _ in 0..rng.u32(1..50) {
+                                stats.record(rng.f32());
+                            }
                         }
                     }
                 }

@@ -9,7 +9,7 @@
 //! where `E` is the empty points, `N` the neighbour dilation, `safe[c]` the stones of `c` in
 //! groups with two or more liberties and `atari[o]` the sole liberties of `o`'s groups with one.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Counts};
 use crate::point::{Color, Point, INDEX_COUNT};
 use std::fmt;
 
@@ -281,6 +281,13 @@ impl Position {
         self.hash
     }
 
+    /// The [`Position::hash`] of the position after the side to move plays `p`, without
+    /// playing it.
+    #[inline]
+    pub fn hash_after(&self, p: Point) -> u64 {
+        self.hash ^ ZOBRIST.stones[self.to_move.index()][p.index()] ^ ZOBRIST.white_to_move
+    }
+
     /// The points where `colour` may legally play now (whoever is to move).
     #[inline]
     pub fn legal(&self, colour: Color) -> Bitboard {
@@ -361,8 +368,8 @@ impl Position {
         let c = self.to_move.index();
         let o = 1 - c;
         let bit = Bitboard::from(p);
+        self.hash = self.hash_after(p);
         self.stones[c] |= bit;
-        self.hash ^= ZOBRIST.stones[c][p.index()] ^ ZOBRIST.white_to_move;
         let empty = self.empty();
         let adjacent = ADJACENT[p.index()];
 
@@ -501,6 +508,29 @@ impl MoveEffects<'_> {
     #[inline]
     pub fn legal_both(&self) -> [Bitboard; 2] {
         self.legal
+    }
+
+    /// The quiet moves: those [`MoveEffects::lead_gains`] scores.
+    #[inline]
+    pub fn quiet(&self) -> Bitboard {
+        self.quiet & self.legal[self.position.to_move.index()]
+    }
+
+    /// For every quiet move at once, how it changes the mover's lead in legal points: after
+    /// quiet move `p`, the side that played it has `lead - 1 + gains.get(p)` more legal points
+    /// than the other, where `lead` is that difference now. A quiet move loses its own point,
+    /// takes the opponent's point too if it was legal for them, gains the empty neighbours it
+    /// makes legal for the mover, and removes its neighbours that were legal for the opponent
+    /// through it alone (as [`MoveEffects::legal_both_after`] updates them).
+    #[inline]
+    pub fn lead_gains(&self) -> Counts {
+        let position = self.position;
+        let (c, o) = (position.to_move.index(), 1 - position.to_move.index());
+        let mut gains = Counts::default();
+        gains.add(self.legal[o]);
+        gains.add_neighbors_in(self.empty - position.atari[o] - self.legal[c]);
+        gains.add_neighbors_in(self.theirs_by_one_empty);
+        gains
     }
 
     /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which

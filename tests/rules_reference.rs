@@ -228,6 +228,17 @@ fn compare_play(engine: &Position, reference: &Reference, x: usize, y: usize, tr
                     "legal after ({x}, {y}), {trace}"
                 );
             }
+            let effects = engine.move_effects();
+            if effects.quiet().has(point(x, y)) {
+                let mover = engine.to_move();
+                let lead = |mine: usize, theirs: usize| mine as i64 - theirs as i64;
+                assert_eq!(
+                    lead(reference.legal(mover).len(), reference.legal(other(mover)).len()) - 1
+                        + effects.lead_gains().get(point(x, y)) as i64,
+                    lead(placed.legal(mover).len(), placed.legal(other(mover)).len()),
+                    "lead after quiet ({x}, {y}), {trace}"
+                );
+            }
             assert_eq!(after.to_move(), other(engine.to_move()), "side to move after ({x}, {y}), {trace}");
             let rebuilt_hash = rebuilt(&placed, after.to_move()).hash();
             assert_eq!(after.hash(), rebuilt_hash, "hash after ({x}, {y}), {trace}");
