@@ -1,6 +1,6 @@
 //! The judge: plays one game between two players from an opening, as Botzone's NoGo judge
-//! does. Every answer is checked by [`Position`](crate::Position); the first fault or illegal move loses, and a
-//! player whose opponent is left without a legal move wins.
+//! does. Every answer is checked by [`Position`](crate::Position); the first fault or illegal
+//! move loses, and a player whose opponent is left without a legal move wins.
 
 use super::player::{FaultKind, Player};
 use crate::point::{Color, Point};
