@@ -352,9 +352,9 @@ impl fmt::Debug for Bitboard {
     }
 }
 
-/// A count from 0 to 15 (one more wraps to 0) at every point, as four bit planes (bit `i` of a point's count is its
-/// bit in plane `i`): adding a set to every point's count at once costs a dozen word
-/// operations, however many points it has.
+/// A count from 0 to 15 (one more wraps to 0) at every point, as four bit planes (bit `i` of a
+/// point's count is its bit in plane `i`): adding a set to every point's count at once costs a
+/// dozen word operations, however many points it has.
 ///
 /// ```
 /// use nogo::bitboard::Counts;
