@@ -136,8 +136,9 @@ fn ranked_moves(
         let legal = effects.legal_both_after(p);
         push(p, eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]));
     }
-    // Quiet moves are scored all at once, and keyed best class first only until `count` are
-    // keyed: a quiet move of a worse class ranks below all of those, so is not needed.
+    // Quiet moves are scored all at once (the mobility is the lead in legal points: points
+    // both sides may play cancel), and keyed best class first only until `count` are keyed: a
+    // quiet move of a worse class ranks below all of those, so is not needed.
     let lead_before_quiet = eval::mobility(own, theirs) - 1;
     let gains = effects.lead_gains();
     let mut quiet_left = quiet;

@@ -209,7 +209,8 @@ fn compare_play(engine: &Position, reference: &Reference, x: usize, y: usize, tr
             let mut placed = reference.clone();
             placed.board[y][x] = Some(engine.to_move());
             let predicted = engine.legal_both_after(point(x, y));
-            let now = engine.move_effects().legal_both();
+            let effects = engine.move_effects();
+            let now = effects.legal_both();
             for colour in [Color::Black, Color::White] {
                 assert_eq!(
                     now[colour.index()],
@@ -228,7 +229,6 @@ fn compare_play(engine: &Position, reference: &Reference, x: usize, y: usize, tr
                     "legal after ({x}, {y}), {trace}"
                 );
             }
-            let effects = engine.move_effects();
             if effects.quiet().has(point(x, y)) {
                 let mover = engine.to_move();
                 let lead = |mine: usize, theirs: usize| mine as i64 - theirs as i64;
