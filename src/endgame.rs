@@ -141,6 +141,12 @@ impl Solver {
         Some(Solution { win, best, nodes: self.nodes })
     }
 
+    /// Whether the side to move of the position whose [`Position::hash`] is `key` wins, when
+    /// the table holds its proof.
+    pub fn known(&self, key: u64) -> Option<bool> {
+        self.probe(key).map(|entry| entry.state == WON)
+    }
+
     /// Whether the side to move wins, with a winning move's index when it does (`u8::MAX`
     /// otherwise); `None` when the budget ran out.
     fn search(&mut self, position: &Position, ply: usize) -> Option<(bool, u8)> {

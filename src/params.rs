@@ -40,7 +40,9 @@ pub const EVAL_SLOPE: Tunable = Tunable { name: "eval_slope", default: 0.4, min:
 /// Evidence (`cargo run --release --example screen -- 200 20000 endgame_points=N
 /// endgame_points=0`, 400 games at 20,000 iterations a move): 22 scored 214/400 = 53.5% +- 4.9%
 /// and 30 the same 214/400; not significant alone (the two runs together, 428/800, are 53.5% +-
-/// 3.5%). Kept at 22 for the proven wins it gives earlier in the game.
+/// 3.5%). Kept at 22 for the proven wins it gives earlier in the game. Once the tree takes the
+/// proofs a failed attempt leaves in the solver's table, 25 against 22 scored 199-201 in the
+/// arena at 0.1 s a move (`docs/strength.md`, `--seed 134`), so 22 stays.
 pub const ENDGAME_POINTS: Tunable = Tunable { name: "endgame_points", default: 22.0, min: 0.0, max: 40.0 };
 
 /// Share of the turn's budget (time or iterations) the endgame solver may use before the tree
