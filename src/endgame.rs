@@ -58,7 +58,9 @@
 //! Fixed size, buckets of two entries; a new result takes the entry of its own key, else the
 //! one that cost fewer nodes to prove. Entries hold the full 64-bit key, not the stones: a
 //! wrong hit needs two positions of one search with equal 64-bit Zobrist keys, a risk of about
-//! `probes / 2^64` (under `1e-10` for a billion probes), accepted.
+//! `probes / 2^64` (under `1e-10` for a billion probes), accepted. The tree search reads it
+//! too ([`Solver::known`]): after an attempt that ran out of budget, the positions it proved
+//! still score the tree's nodes.
 
 use crate::bitboard::Bitboard;
 use crate::engine::Budget;

@@ -422,7 +422,8 @@ impl Mcts {
     /// [`ENDGAME_POINTS`](crate::params::ENDGAME_POINTS) points are live, and live points
     /// never come back. The root is left to its children's proofs, so that a lost root is
     /// still searched for the move that resists longest. Against the search without it, at
-    /// 0.1 s a move: 221-179 and 215-185, together 54.5% [51.0, 57.9] (`docs/strength.md`).
+    /// 0.1 s a move: 221-179 (a first build that probed the root too) and 215-185, together
+    /// 54.5% [51.0, 57.9] (`docs/strength.md`).
     fn known_proof(&self, index: usize, live: Bitboard, key: u64) -> Option<i8> {
         if index == 0 || live.count() > self.params.endgame_points {
             return None;
