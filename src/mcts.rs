@@ -740,8 +740,8 @@ mod tests {
     fn the_solvers_proofs_reach_the_tree() {
         // Endgames the solver proves lost for the side to move: its share of the budget ends
         // with no winning move to play, and the tree search that follows finds each root
-        // move's proof in the solver's table as it tries the move, so it reports the loss
-        // (its share of the budget alone proves none of them).
+        // move's proof in the solver's table as it tries the move, so it reports the loss.
+        // (A search that does not read the table fails here: its share does not prove them.)
         let live = |p: &Position| {
             let [black, white] = p.legal_both();
             (black | white).count()
