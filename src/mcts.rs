@@ -48,6 +48,16 @@ const WIN: i8 = 1;
 /// The player who moved into the node loses with best play.
 const LOSS: i8 = -1;
 
+/// The value of a proven node for the player who moved into it.
+#[inline]
+fn proof_value(proof: i8) -> f32 {
+    if proof == WIN {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 /// At most this many of the opponent's legal points can become illegal through one move: the
 /// move's own point, its up to 4 neighbours (which may lose their last empty neighbour), the
 /// last liberties of up to 4 opponent groups it puts in atari, and the last liberty of its own
@@ -378,7 +388,7 @@ impl Mcts {
             depth += 1;
             let node = self.nodes[index];
             if node.proof != UNKNOWN {
-                break if node.proof == WIN { 1.0 } else { 0.0 };
+                break proof_value(node.proof);
             }
             if node.visits == 0 {
                 break self.evaluate(index, &position);
@@ -405,7 +415,7 @@ impl Mcts {
         } else if find_decisive(position, own, theirs).is_some() {
             (LOSS, 0.0)
         } else if let Some(proof) = self.known_proof(index, own | theirs, position.hash()) {
-            (proof, if proof == WIN { 1.0 } else { 0.0 })
+            (proof, proof_value(proof))
         } else {
             (UNKNOWN, eval::value(theirs, own, self.params.eval_slope))
         };
