@@ -350,7 +350,8 @@ impl Solver {
         for p in playable {
             let mut next = position.clone();
             next.play_unchecked(p);
-            let (after, _) = self.most_moves_from(&with_to_move(&next, owner), region, memo)?;
+            next.pass();
+            let (after, _) = self.most_moves_from(&next, region, memo)?;
             if after + 1 > best.0 {
                 best = (after + 1, Some(p));
                 if best.0 == bound {
@@ -385,11 +386,11 @@ fn fill_bound(position: &Position, region: Bitboard) -> u32 {
 
 /// The same stones with `colour` to move.
 fn with_to_move(position: &Position, colour: Color) -> Position {
-    if position.to_move() == colour {
-        return position.clone();
+    let mut turned = position.clone();
+    if turned.to_move() != colour {
+        turned.pass();
     }
-    Position::from_stones(position.stones(Color::Black), position.stones(Color::White), colour)
-        .expect("the stones of a position are a valid setup")
+    turned
 }
 
 #[cfg(test)]

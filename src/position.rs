@@ -246,6 +246,14 @@ impl Position {
         self.to_move
     }
 
+    /// Gives the move to the other side, the stones unchanged. NoGo has no pass; this is
+    /// for analyses where one side moves alone (counting the moves a side has left).
+    #[inline]
+    pub fn pass(&mut self) {
+        self.to_move = !self.to_move;
+        self.hash ^= ZOBRIST.white_to_move;
+    }
+
     /// Stones played so far.
     #[inline]
     pub fn moves_played(&self) -> usize {
@@ -636,6 +644,29 @@ mod tests {
         assert_eq!(p.legal(Color::White), Bitboard::FULL);
         assert_eq!(p.to_move(), Color::Black);
         assert!(!p.is_terminal());
+    }
+
+    #[test]
+    fn a_pass_is_the_same_stones_set_up_with_the_other_side_to_move() {
+        let mut seen = 0;
+        let mut every_37th = |_: &Position| {
+            seen += 1;
+            seen % 37 == 0
+        };
+        for position in crate::engine::test_support::random_positions(3, &mut every_37th) {
+            let mut passed = position.clone();
+            passed.pass();
+            let other = !position.to_move();
+            let set_up =
+                Position::from_stones(position.stones(Color::Black), position.stones(Color::White), other)
+                    .unwrap();
+            assert_eq!(passed, set_up);
+            assert_eq!(passed.hash(), set_up.hash());
+            assert_eq!(passed.legal_moves(), position.legal(other));
+            let mut back = passed.clone();
+            back.pass();
+            assert_eq!((back.to_move(), back.hash()), (position.to_move(), position.hash()));
+        }
     }
 
     #[test]
