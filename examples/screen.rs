@@ -5,8 +5,8 @@
 //! strength scales with nodes). Openings are numbered from `FIRST_OPENING` (default 0): a second
 //! sample of the same change needs other openings, or its games repeat the first's. An engine
 //! is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters (exploration,
-//! eval_slope, endgame_points, endgame_share, widening, last_move_radius). Decisions that go in
-//! are confirmed with `nogo arena`.
+//! eval_slope, endgame_points, endgame_share, widening, last_move_radius, eye_weight,
+//! eye_points). Decisions that go in are confirmed with `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
 use nogo::params::Params;
@@ -32,6 +32,8 @@ fn params(spec: &str) -> Params {
             "endgame_share" => p.endgame_share = v,
             "widening" => p.widening = v,
             "last_move_radius" => p.last_move_radius = v as u32,
+            "eye_weight" => p.eye_weight = v,
+            "eye_points" => p.eye_points = v as u32,
             _ => panic!("unknown key {k}"),
         }
     }

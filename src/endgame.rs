@@ -143,6 +143,16 @@ impl Solver {
         Some(Solution { win, best, nodes: self.nodes })
     }
 
+    /// Per colour (`[black, white]`), the moves it can make in the regions only it may play
+    /// (see the module documentation): moves it keeps whatever the opponent does. For
+    /// analyses such as fitting an evaluation; counting is exact and unbudgeted.
+    pub fn pile_moves(&mut self, position: &Position) -> [u32; 2] {
+        self.budget = Budget::default();
+        self.aborted = false;
+        let regions = self.regions(position, position.legal_both());
+        regions.expect("an unlimited budget does not run out").piles
+    }
+
     /// Whether the side to move of the position whose [`Position::hash`] is `key` wins, when
     /// the table holds its proof.
     pub fn known(&self, key: u64) -> Option<bool> {
@@ -565,6 +575,7 @@ mod tests {
         let (moves, _) = solver.most_moves(&position, Color::White, region).unwrap();
         assert_eq!(moves, 40);
         assert!(solver.nodes <= 41, "{} nodes", solver.nodes);
+        assert_eq!(solver.pile_moves(&position), [0, 40]);
         let solution = solve(&position, &Budget::nodes(100)).expect("proven by the count");
         assert!(solution.win);
     }

@@ -1,6 +1,9 @@
 //! Leaf evaluation: scores a position without playing it out.
 
 use crate::bitboard::Bitboard;
+use crate::params::Params;
+use crate::point::Color;
+use crate::position::Position;
 
 /// The seed bot's mobility: points only the side that just moved may play, minus points only
 /// the side to move may play, given the two sides' legal sets.
@@ -9,17 +12,34 @@ pub fn mobility(mover: Bitboard, to_move: Bitboard) -> i32 {
     (mover - to_move).count() as i32 - (to_move - mover).count() as i32
 }
 
-/// Probability that the side that just moved wins: the mobility squashed by a logistic of
-/// slope `slope`. For positions where the side to move still has a move.
+/// The eyes of `owner`: empty points whose every neighbour is one of its stones. The opponent
+/// can never play one (it would be suicide, or a capture, which is illegal), so an eye stays
+/// its owner's, where other points only one side may play can still change hands.
 #[inline]
-pub fn value(mover: Bitboard, to_move: Bitboard, slope: f32) -> f32 {
-    1.0 / (1.0 + (-slope * mobility(mover, to_move) as f32).exp())
+pub fn eyes(position: &Position, owner: Color) -> Bitboard {
+    let empty = position.empty() & Bitboard::FULL;
+    empty - (empty | position.stones(!owner)).neighbors()
+}
+
+/// Probability that the side that just moved wins, for a position where the side to move
+/// still has a move; `mover` and `to_move` are the two sides' legal sets. The mobility, plus
+/// [`Params::eye_weight`] per eye of difference once at most [`Params::eye_points`] points are
+/// empty, squashed by a logistic of slope [`Params::eval_slope`].
+#[inline]
+pub fn value(position: &Position, mover: Bitboard, to_move: Bitboard, params: &Params) -> f32 {
+    let mut score = mobility(mover, to_move) as f32;
+    if (position.empty() & Bitboard::FULL).count() <= params.eye_points {
+        let side = position.to_move();
+        score +=
+            params.eye_weight * (eyes(position, !side).count() as f32 - eyes(position, side).count() as f32);
+    }
+    1.0 / (1.0 + (-params.eval_slope * score).exp())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Color, Point, Position};
+    use crate::Point;
 
     #[test]
     fn mobility_counts_exclusive_points() {
@@ -30,7 +50,75 @@ mod tests {
         let [b, w] = p.legal_both();
         assert_eq!(mobility(b, w), 1);
         assert_eq!(mobility(w, b), -1);
-        assert!(value(b, w, 0.4) > 0.5);
-        assert_eq!(value(Bitboard::FULL, Bitboard::FULL, 0.4), 0.5);
+        let params = Params::default();
+        assert!(value(&p, b, w, &params) > 0.5);
+        assert_eq!(value(&p, Bitboard::FULL, Bitboard::FULL, &params), 0.5);
+    }
+
+    #[test]
+    fn eyes_are_points_surrounded_by_one_colour() {
+        // Black's A9 (a corner) and E5 are eyes; H1 is not, as its neighbour I1 is white.
+        let black = crate::bitboard! {
+            . X . . . . . . .
+            X . . . . . . . .
+            . . . . . . . . .
+            . . . . X . . . .
+            . . . X . X . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . . . . . . . X .
+            . . . . . . X . .
+        };
+        let white = crate::bitboard! {
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . X
+        };
+        let p = Position::from_stones(black, white, Color::White).unwrap();
+        let eyes_of_black = crate::bitboard! {
+            X . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . X . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+        };
+        assert_eq!(eyes(&p, Color::Black), eyes_of_black);
+        assert_eq!(eyes(&p, Color::White), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn an_eye_counts_once_few_points_are_empty() {
+        // Late in a game an eye of the mover raises its value; early it does not count.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut checked = 0;
+        while checked < 50 {
+            let mut p = Position::new();
+            while !p.is_terminal() && checked < 50 {
+                let legal = p.legal_both();
+                let side = p.to_move();
+                let (mover, to_move) = (legal[(!side).index()], legal[side.index()]);
+                let eye_lead = eyes(&p, !side).count() as i32 - eyes(&p, side).count() as i32;
+                if eye_lead != 0 && !to_move.is_empty() {
+                    let plain = Params { eye_weight: 0.0, ..Params::default() };
+                    let late = Params { eye_points: 81, ..Params::default() };
+                    let early = Params { eye_points: 0, ..Params::default() };
+                    let base = value(&p, mover, to_move, &plain);
+                    assert_eq!(value(&p, mover, to_move, &early), base);
+                    assert_eq!(value(&p, mover, to_move, &late) > base, eye_lead > 0, "{p}");
+                    checked += 1;
+                }
+                p.play_unchecked(p.legal_moves().choose(&mut rng).unwrap());
+            }
+        }
     }
 }

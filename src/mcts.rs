@@ -417,7 +417,7 @@ impl Mcts {
         } else if let Some(proof) = self.known_proof(index, own | theirs, position.hash()) {
             (proof, proof_value(proof))
         } else {
-            (UNKNOWN, eval::value(theirs, own, self.params.eval_slope))
+            (UNKNOWN, eval::value(position, theirs, own, &self.params))
         };
         self.nodes[index].proof = proof;
         self.nodes[index].children = own.count() as u8;

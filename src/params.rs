@@ -86,9 +86,40 @@ pub const WIDENING: Tunable = Tunable { name: "widening", default: 0.7, min: 0.2
 /// without either had scored 612/800 (76.5% [73.4, 79.3]); see `docs/strength.md`.
 pub const LAST_MOVE_RADIUS: Tunable = Tunable { name: "last_move_radius", default: 2.0, min: 0.0, max: 4.0 };
 
+/// Weight of an eye of difference in the evaluation ([`crate::eval::value`]), in points of
+/// mobility, once at most [`EYE_POINTS`] points are empty: an eye is a move its owner keeps
+/// for ever, where other points only one side may play can still be lost.
+///
+/// Evidence: logistic fits of the exact result of 3,444 positions with 18 to 26 empty points
+/// from session 8's 400 games against the seed (`cargo run --release --example exact_labels
+/// -- SGF_DIR 18 26 4000000`, then `python3 scripts/fit-exact.py`), judged on the fifth of the
+/// games held out: the mobility alone, log-loss 0.4484; with the eye difference, 0.4132, its
+/// weight 0.662 against the mobility's 1.536 (0.43 points an eye). In play (`cargo run
+/// --release --example screen -- 100 60000 eye_weight=W,eye_points=E "" 60000 O`, 200 games
+/// each, O = 10000 and 11000, 2026-11-23): W = 0.4 with E = 40 scored 116/200 and 120/200,
+/// together 236/400 = 59.0% +- 4.8%; with E = 30, 110/200 and 112/200 (55.5%); W = 0.8 with
+/// E = 30, 109/200; W = 0.4 at every point (E = 81), 105/200; W = 0.6 against 0.4 (E = 40,
+/// O = 12000), 105/200. In the arena at 0.1 s a move, W = 0.4 with E = 40 beat the search
+/// without eyes 225-175 (56.2% [51.4, 61.0], `docs/strength.md`, `--seed 141`). Session 2's
+/// screens of an eye weight counted at every point lost.
+pub const EYE_WEIGHT: Tunable = Tunable { name: "eye_weight", default: 0.4, min: 0.0, max: 2.0 };
+
+/// The evaluation counts eyes ([`EYE_WEIGHT`]) once at most this many points are empty.
+/// Evidence with [`EYE_WEIGHT`]; 50 against 40 scored 103/200 = 51.5% +- 6.9% (`screen 100
+/// 60000 eye_points=50 "" 60000 12000`).
+pub const EYE_POINTS: Tunable = Tunable { name: "eye_points", default: 40.0, min: 0.0, max: 81.0 };
+
 /// All tunables, for listing and for tuners.
-pub const ALL: [Tunable; 6] =
-    [EXPLORATION, EVAL_SLOPE, ENDGAME_POINTS, ENDGAME_SHARE, WIDENING, LAST_MOVE_RADIUS];
+pub const ALL: [Tunable; 8] = [
+    EXPLORATION,
+    EVAL_SLOPE,
+    ENDGAME_POINTS,
+    ENDGAME_SHARE,
+    WIDENING,
+    LAST_MOVE_RADIUS,
+    EYE_WEIGHT,
+    EYE_POINTS,
+];
 
 /// The values the search runs with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,6 +130,8 @@ pub struct Params {
     pub endgame_share: f32,
     pub widening: f32,
     pub last_move_radius: u32,
+    pub eye_weight: f32,
+    pub eye_points: u32,
     /// Bytes the search tree may use (the whole arena).
     pub memory_bytes: usize,
 }
@@ -115,6 +148,8 @@ impl Default for Params {
             endgame_share: ENDGAME_SHARE.default as f32,
             widening: WIDENING.default as f32,
             last_move_radius: LAST_MOVE_RADIUS.default as u32,
+            eye_weight: EYE_WEIGHT.default as f32,
+            eye_points: EYE_POINTS.default as u32,
             memory_bytes: DEFAULT_MEMORY_BYTES,
         }
     }
