@@ -17,8 +17,13 @@ pub fn mobility(mover: Bitboard, to_move: Bitboard) -> i32 {
 /// its owner's, where other points only one side may play can still change hands.
 #[inline]
 pub fn eyes(position: &Position, owner: Color) -> Bitboard {
-    let empty = position.empty() & Bitboard::FULL;
-    empty - (empty | position.stones(!owner)).neighbors()
+    eyes_among(position.empty() & Bitboard::FULL, position.stones(!owner))
+}
+
+/// [`eyes`] given the empty points and the other colour's stones.
+#[inline]
+fn eyes_among(empty: Bitboard, other_stones: Bitboard) -> Bitboard {
+    empty - (empty | other_stones).neighbors()
 }
 
 /// Probability that the side that just moved wins, for a position where the side to move
@@ -28,10 +33,12 @@ pub fn eyes(position: &Position, owner: Color) -> Bitboard {
 #[inline]
 pub fn value(position: &Position, mover: Bitboard, to_move: Bitboard, params: &Params) -> f32 {
     let mut score = mobility(mover, to_move) as f32;
-    if (position.empty() & Bitboard::FULL).count() <= params.eye_points {
+    let empty = position.empty() & Bitboard::FULL;
+    if empty.count() <= params.eye_points {
         let side = position.to_move();
-        score +=
-            params.eye_weight * (eyes(position, !side).count() as f32 - eyes(position, side).count() as f32);
+        let movers_eyes = eyes_among(empty, position.stones(side)).count() as f32;
+        let their_eyes = eyes_among(empty, position.stones(!side)).count() as f32;
+        score += params.eye_weight * (movers_eyes - their_eyes);
     }
     1.0 / (1.0 + (-params.eval_slope * score).exp())
 }
