@@ -143,6 +143,20 @@ impl Solver {
         Some(Solution { win, best, nodes: self.nodes })
     }
 
+    /// Whether the side to move of `position` wins, as [`Solver::solve`] without the move to
+    /// play: the tree search proves its small endgames with it.
+    pub fn wins(&mut self, position: &Position, budget: &Budget) -> Option<bool> {
+        self.nodes = 0;
+        self.budget = *budget;
+        self.aborted = false;
+        self.search(position, 0).map(|(win, _)| win)
+    }
+
+    /// Nodes searched by the last call to [`Solver::solve`] or [`Solver::wins`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// Per colour (`[black, white]`), the moves it can make in the regions only it may play
     /// (see the module documentation): moves it keeps whatever the opponent does. For
     /// analyses such as fitting an evaluation; counting is exact and unbudgeted.
@@ -445,6 +459,8 @@ mod tests {
             let solution = solve(position, &Budget::default()).expect("no budget limit");
             let expected = brute_force_wins(position);
             assert_eq!(solution.win, expected, "verdict differs on\n{position}");
+            let verdict = Solver::new(10).wins(position, &Budget::default());
+            assert_eq!(verdict, Some(expected), "wins differs on\n{position}");
             if solution.win {
                 wins += 1;
                 let mut child = position.clone();

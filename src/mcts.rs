@@ -213,6 +213,10 @@ const MAX_DEPTH: usize = 82;
 const MIN_CAPACITY: usize = MAX_DEPTH * 82;
 /// Iterations between clock reads: reading the clock costs as much as a short iteration.
 const CLOCK_INTERVAL: u64 = 256;
+/// Solver nodes of the tree's proofs ([`TREE_SOLVE_POINTS`](crate::params::TREE_SOLVE_POINTS))
+/// after which the clock is read before the next [`CLOCK_INTERVAL`] ends: a few milliseconds,
+/// where 256 iterations that each ran a full proof could take over 100.
+const SOLVER_NODES_PER_CLOCK_READ: u64 = 4096;
 
 /// The search: tree, parameters, and what it needs to reuse the tree next move.
 pub struct Mcts {
@@ -233,6 +237,8 @@ pub struct Mcts {
     /// [`exploration_term`] of the first visit counts: a logarithm per selection costs as
     /// much as the rest of the selection at a small node.
     exploration_terms: Vec<f32>,
+    /// Solver nodes spent on the tree's proofs since the clock was last read.
+    unclocked_solver_nodes: u64,
 }
 
 /// Visit counts whose exploration term is tabled.
@@ -256,6 +262,7 @@ impl Mcts {
             history: FRESH_HISTORY,
             rng: fastrand::Rng::with_seed(seed),
             solver: None,
+            unclocked_solver_nodes: 0,
             exploration_terms: (0..TABLED_VISITS).map(|v| exploration_term(params.exploration, v)).collect(),
         }
     }
@@ -416,6 +423,8 @@ impl Mcts {
             (LOSS, 0.0)
         } else if let Some(proof) = self.known_proof(index, own | theirs, position.hash()) {
             (proof, proof_value(proof))
+        } else if let Some(proof) = self.solve_small_endgame(index, own | theirs, position) {
+            (proof, proof_value(proof))
         } else {
             (UNKNOWN, eval::value(position, theirs, own, &self.params))
         };
@@ -440,6 +449,22 @@ impl Mcts {
         }
         let to_move_wins = self.solver.as_ref()?.known(key)?;
         Some(if to_move_wins { LOSS } else { WIN })
+    }
+
+    /// The proof of a new node (not the root) whose position has at most
+    /// [`TREE_SOLVE_POINTS`](crate::params::TREE_SOLVE_POINTS) live points, by the endgame
+    /// solver within [`TREE_SOLVE_NODES`](crate::params::TREE_SOLVE_NODES) nodes: the
+    /// evaluation misjudges small endgames that a few hundred solver nodes settle, and the
+    /// proof then reaches the nodes above it.
+    fn solve_small_endgame(&mut self, index: usize, live: Bitboard, position: &Position) -> Option<i8> {
+        if index == 0 || live.count() > self.params.tree_solve_points {
+            return None;
+        }
+        let budget = Budget::nodes(self.params.tree_solve_nodes as u64);
+        let solver = self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS));
+        let verdict = solver.wins(position, &budget);
+        self.unclocked_solver_nodes += solver.nodes();
+        Some(if verdict? { LOSS } else { WIN })
     }
 
     /// Proves the root's children from the solver's table: a kept tree scored them before
@@ -692,7 +717,12 @@ impl Engine for Mcts {
         while iterations < max && self.nodes[0].proof == UNKNOWN {
             self.iterate(position);
             iterations += 1;
-            if iterations.is_multiple_of(CLOCK_INTERVAL) && budget.expired() {
+            let clock_due = iterations.is_multiple_of(CLOCK_INTERVAL)
+                || self.unclocked_solver_nodes >= SOLVER_NODES_PER_CLOCK_READ;
+            if clock_due {
+                self.unclocked_solver_nodes = 0;
+            }
+            if clock_due && budget.expired() {
                 break;
             }
         }
@@ -769,6 +799,32 @@ mod tests {
             lost += 1;
         }
         assert!(lost >= 5, "only {lost} lost positions");
+    }
+
+    #[test]
+    fn small_endgames_in_the_tree_are_proven_by_the_solver() {
+        // With the root's own solver off, a short search proves its root only through the
+        // proofs of its children: with the tree's proofs on, every position below the limit is
+        // proven, with the solver's verdict; without them, fewer are.
+        let live = |p: &Position| {
+            let [black, white] = p.legal_both();
+            (black | white).count()
+        };
+        let off =
+            Params { endgame_points: 0, tree_solve_points: 0, memory_bytes: 1 << 20, ..Params::default() };
+        let on = Params { tree_solve_points: 16, tree_solve_nodes: 1_000_000, ..off };
+        let (mut positions, mut proven_without) = (0, 0);
+        for position in random_positions(9, |p| (12..=16).contains(&live(p))) {
+            let exact = crate::endgame::solve(&position, &Budget::default()).expect("no limit");
+            let report = Mcts::new(on, 0).think(&position, &Budget::nodes(3000));
+            assert_eq!(report.proven, Some(exact.win), "{position}");
+            if Mcts::new(off, 0).think(&position, &Budget::nodes(3000)).proven.is_some() {
+                proven_without += 1;
+            }
+            positions += 1;
+        }
+        assert!(positions >= 10, "only {positions} positions");
+        assert!(proven_without < positions, "the search proves them all without the solver");
     }
 
     #[test]
