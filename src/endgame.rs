@@ -135,10 +135,7 @@ impl Solver {
     /// Proves whether the side to move of `position` wins; `None` when the budget runs out
     /// first. Results proven earlier stay in the table and speed up later calls.
     pub fn solve(&mut self, position: &Position, budget: &Budget) -> Option<Solution> {
-        self.nodes = 0;
-        self.budget = *budget;
-        self.aborted = false;
-        let (win, best) = self.search(position, 0)?;
+        let (win, best) = self.search_root(position, budget)?;
         let best = if win { Point::from_index(best) } else { resisting_move(position) };
         Some(Solution { win, best, nodes: self.nodes })
     }
@@ -146,10 +143,15 @@ impl Solver {
     /// Whether the side to move of `position` wins, as [`Solver::solve`] without the move to
     /// play: the tree search proves its small endgames with it.
     pub fn wins(&mut self, position: &Position, budget: &Budget) -> Option<bool> {
+        self.search_root(position, budget).map(|(win, _)| win)
+    }
+
+    /// [`Solver::search`] from the root of a new call, within `budget`.
+    fn search_root(&mut self, position: &Position, budget: &Budget) -> Option<(bool, u8)> {
         self.nodes = 0;
         self.budget = *budget;
         self.aborted = false;
-        self.search(position, 0).map(|(win, _)| win)
+        self.search(position, 0)
     }
 
     /// Nodes searched by the last call to [`Solver::solve`] or [`Solver::wins`].

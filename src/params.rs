@@ -116,8 +116,9 @@ pub const EYE_POINTS: Tunable = Tunable { name: "eye_points", default: 40.0, min
 /// Evidence (session 11, 2026-11-23, with [`TREE_SOLVE_NODES`] 500): at equal iterations,
 /// `cargo run --release --example screen -- 100 60000 tree_solve_points=10 "" 60000 13000`
 /// scored 128/200 = 64.0% +- 6.7% against the search without it. It costs time: 60,000
-/// iterations on 50 positions of moves 40 to 56 of real games took 4.88, 5.49 and 8.42 s with
-/// 8, 10 and 12 points against 4.32 s without (a temporary example). In the arena at 0.1 s a
+/// iterations on 50 positions of moves 40 to 56 of real games took 4.88 s with 8 points, 4.35
+/// to 5.49 s with 10, 6.33 to 6.90 s with 11 and 7.84 to 9.14 s with 12, against 4.32 s
+/// without (a temporary example; the machine's speed varied by a fifth). In the arena at 0.1 s a
 /// move, 10 points beat the search without it 223-177 (55.8% [50.9, 60.5], Elo +40.1,
 /// `docs/strength.md`, `--seed 146`). Session 9 had tried 14 points (5,000 nodes): 70.0% at
 /// equal iterations, but six times slower.
