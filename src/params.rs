@@ -120,8 +120,9 @@ pub const EYE_POINTS: Tunable = Tunable { name: "eye_points", default: 40.0, min
 /// to 5.49 s with 10, 6.33 to 6.90 s with 11 and 7.84 to 9.14 s with 12, against 4.32 s
 /// without (a temporary example; the machine's speed varied by a fifth). In the arena at 0.1 s a
 /// move, 10 points beat the search without it 223-177 (55.8% [50.9, 60.5], Elo +40.1,
-/// `docs/strength.md`, `--seed 146`). Session 9 had tried 14 points (5,000 nodes): 70.0% at
-/// equal iterations, but six times slower.
+/// `docs/strength.md`, `--seed 146`); 11 points lost to 10 181-219 (45.2% [40.4, 50.1],
+/// `--seed 150`). Session 9 had tried 14 points (5,000 nodes): 70.0% at equal iterations, but
+/// six times slower.
 pub const TREE_SOLVE_POINTS: Tunable =
     Tunable { name: "tree_solve_points", default: 10.0, min: 0.0, max: 22.0 };
 
