@@ -717,13 +717,13 @@ impl Engine for Mcts {
         while iterations < max && self.nodes[0].proof == UNKNOWN {
             self.iterate(position);
             iterations += 1;
-            let clock_due = iterations.is_multiple_of(CLOCK_INTERVAL)
-                || self.unclocked_solver_nodes >= SOLVER_NODES_PER_CLOCK_READ;
-            if clock_due {
+            if iterations.is_multiple_of(CLOCK_INTERVAL)
+                || self.unclocked_solver_nodes >= SOLVER_NODES_PER_CLOCK_READ
+            {
                 self.unclocked_solver_nodes = 0;
-            }
-            if clock_due && budget.expired() {
-                break;
+                if budget.expired() {
+                    break;
+                }
             }
         }
         let best_child = self.best_child(0);
