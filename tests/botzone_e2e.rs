@@ -292,6 +292,12 @@ impl Session {
 
     /// Sends `request` and reads one turn's output up to the marker; the move.
     fn ask(&mut self, request: &str) -> Point {
+        let turn = self.turn(request);
+        answer(&turn, self.json)
+    }
+
+    /// Sends `request`; one turn's output up to the marker.
+    fn turn(&mut self, request: &str) -> String {
         self.stdin.write_all(request.as_bytes()).unwrap();
         self.stdin.flush().unwrap();
         let mut turn = String::new();
@@ -303,7 +309,7 @@ impl Session {
             }
             turn += &line;
         }
-        answer(&turn, self.json)
+        turn
     }
 
     fn mv(&self, p: Point) -> String {
@@ -415,4 +421,20 @@ fn keep_running_accepts_a_whole_new_input_between_moves() {
         assert_eq!(position.check(best), Ok(()), "{name}: {best} is legal in\n{position}");
         session.finish();
     }
+}
+
+#[test]
+fn keep_running_turns_keep_the_time_limit_of_the_first_input() {
+    // A later turn's request is one move; the match's time_limit still holds for it.
+    let mut session = Session::start(true, 7);
+    let first = session.turn("{\"requests\":[{\"x\":-1,\"y\":-1}],\"time_limit\":300}\n");
+    assert!(first.contains("limit_ms=300"), "{first}");
+    let mut position = Position::new();
+    position.play(answer(&first, true)).unwrap();
+    let reply = position.legal_moves().into_iter().next().unwrap();
+    position.play(reply).unwrap();
+    let second = session.turn(&session.mv(reply));
+    assert!(second.contains("limit_ms=300"), "{second}");
+    assert_eq!(position.check(answer(&second, true)), Ok(()));
+    session.finish();
 }

@@ -54,6 +54,13 @@ impl Options {
         let default = self.engine.nodes.is_none().then_some(default);
         input_limit.or(self.engine.time.map(Duration::from_secs_f64)).or(default)
     }
+
+    /// The limit of a keep-running turn, whose request is only the opponent's move: the
+    /// `time_limit` of the match's full input (`kept`) still holds, but never past the limit
+    /// of a later turn without it, in case that input gave a first turn's longer limit.
+    fn keep_running_turn_limit(&self, kept: Option<Duration>) -> Option<Duration> {
+        kept.into_iter().chain(self.turn_limit(false, None)).min()
+    }
 }
 
 /// What one read of the input asks for.
@@ -91,6 +98,7 @@ pub fn run(options: &Options, started: Instant) -> i32 {
         format,
         out: io::stdout().lock(),
         game: None,
+        input_limit: None,
     };
     let mut start = started;
     loop {
@@ -175,13 +183,15 @@ struct Bot<'a> {
     out: io::StdoutLock<'static>,
     /// Our colour and the position after our last answer, which the next move continues.
     game: Option<(Color, Position)>,
+    /// The `time_limit` of the last full input, for the keep-running turns after it.
+    input_limit: Option<Duration>,
 }
 
 impl Bot<'_> {
     /// Answers one request whose clock started at `start`; `Err` when it cannot be answered.
     fn turn(&mut self, request: Request, start: Instant) -> Result<(), String> {
         let mut faults = Vec::new();
-        let (colour, position, first_turn, input_limit) = match request {
+        let (colour, position, limit) = match request {
             Request::Full { history, time_limit } => {
                 let input_limit = match time_limit {
                     None => None,
@@ -203,7 +213,9 @@ impl Bot<'_> {
                     faults.join("; ")
                 })?;
                 faults.extend(replayed.faults);
-                (replayed.colour, replayed.position, history.requests.len() == 1, input_limit)
+                self.input_limit = input_limit;
+                let first_turn = history.requests.len() == 1;
+                (replayed.colour, replayed.position, self.options.turn_limit(first_turn, input_limit))
             }
             Request::Move(entry) => {
                 let (colour, mut position) = self.game.take().ok_or("a move arrived before any match")?;
@@ -211,14 +223,13 @@ impl Bot<'_> {
                 if position.is_terminal() {
                     return Err(format!("the game is over: {colour} has no legal move"));
                 }
-                (colour, position, false, None)
+                (colour, position, self.options.keep_running_turn_limit(self.input_limit))
             }
         };
         if !faults.is_empty() {
             eprintln!("nogo: bad input: {}", faults.join("; "));
         }
 
-        let limit = self.options.turn_limit(first_turn, input_limit);
         let budget = Budget {
             deadline: limit.map(|limit| time::deadline(start, limit)),
             nodes: self.options.engine.nodes,
@@ -354,15 +365,19 @@ mod tests {
         assert!(read_first(&mut &b"garbage"[..]).unwrap_err().contains("starts with g"));
     }
 
-    #[test]
-    fn the_turn_limit_follows_the_input_then_the_options_then_the_turn() {
+    /// The options parsed from a command line's arguments after the program's name.
+    fn options(args: &[&str]) -> Options {
         use clap::Parser;
         #[derive(Parser)]
         struct Args {
             #[command(flatten)]
             options: Options,
         }
-        let options = |args: &[&str]| Args::parse_from([&["nogo"], args].concat()).options;
+        Args::parse_from([&["nogo"], args].concat()).options
+    }
+
+    #[test]
+    fn the_turn_limit_follows_the_input_then_the_options_then_the_turn() {
         let ms = Duration::from_millis;
         let defaults = options(&[]);
         assert_eq!(defaults.turn_limit(true, None), Some(ms(2000)));
@@ -375,5 +390,19 @@ mod tests {
         assert_eq!(counted.turn_limit(true, None), None);
         assert_eq!(counted.turn_limit(true, Some(ms(300))), Some(ms(300)));
         assert_eq!(options(&["--nodes", "10", "--time", "0.25"]).turn_limit(false, None), Some(ms(250)));
+    }
+
+    #[test]
+    fn keep_running_turns_keep_the_inputs_limit_up_to_a_later_turns() {
+        let ms = Duration::from_millis;
+        let defaults = options(&[]);
+        assert_eq!(defaults.keep_running_turn_limit(None), Some(ms(1000)));
+        assert_eq!(defaults.keep_running_turn_limit(Some(ms(200))), Some(ms(200)));
+        assert_eq!(defaults.keep_running_turn_limit(Some(ms(2000))), Some(ms(1000)));
+        let timed = options(&["--time", "0.25"]);
+        assert_eq!(timed.keep_running_turn_limit(Some(ms(300))), Some(ms(250)));
+        let counted = options(&["--nodes", "10"]);
+        assert_eq!(counted.keep_running_turn_limit(None), None);
+        assert_eq!(counted.keep_running_turn_limit(Some(ms(300))), Some(ms(300)));
     }
 }
