@@ -22,12 +22,7 @@ fn main() {
     }
     let number = |i: usize| -> u64 { args[i].parse().expect("a whole number") };
     let (low, high, nodes) = (number(2) as u32, number(3) as u32, number(4));
-    let mut paths: Vec<_> = std::fs::read_dir(&args[1])
-        .expect("a directory of SGF records")
-        .map(|entry| entry.expect("a readable directory").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "sgf"))
-        .collect();
-    paths.sort();
+    let paths = nogo::sgf::record_paths(std::path::Path::new(&args[1])).expect("a directory of SGF records");
     println!("game,moves,empty,mobility,eyes_mover,eyes_to_move,piles_mover,piles_to_move,won");
     let mut solver = Solver::new(22);
     for (game, path) in paths.iter().enumerate() {

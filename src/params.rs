@@ -122,7 +122,9 @@ pub const EYE_POINTS: Tunable = Tunable { name: "eye_points", default: 40.0, min
 /// move, 10 points beat the search without it 223-177 (55.8% [50.9, 60.5], Elo +40.1,
 /// `docs/strength.md`, `--seed 146`); 11 points lost to 10 181-219 (45.2% [40.4, 50.1],
 /// `--seed 150`). Session 9 had tried 14 points (5,000 nodes): 70.0% at equal iterations, but
-/// six times slower.
+/// six times slower. Session 12 added a second tier, proving a node with at most 13 live points
+/// again (2,000 nodes) at its 2nd, 4th or 8th visit: 60.5%, 55.5% and 53.5% +- 6.9% at equal
+/// iterations, for 86%, 14% and 3% more time on the same timing; dropped.
 pub const TREE_SOLVE_POINTS: Tunable =
     Tunable { name: "tree_solve_points", default: 10.0, min: 0.0, max: 22.0 };
 

@@ -6,6 +6,20 @@
 use crate::point::{Color, Point};
 use crate::position::{HistoryError, Position};
 use std::fmt::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The `.sgf` files of a directory (an arena's `--sgf-dir`), in name order: game order.
+pub fn record_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "sgf") {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    Ok(paths)
+}
 
 /// A game: who played, the moves from the empty board, and how it ended.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -262,6 +276,23 @@ mod tests {
         let mut moves = Vec::new();
         crate::bench::random_game(&mut fastrand::Rng::with_seed(seed), |p| moves.push(p));
         moves
+    }
+
+    #[test]
+    fn record_paths_are_the_sgf_files_in_name_order() {
+        let dir = std::env::temp_dir().join(format!("nogo-record-paths-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["game-0002.sgf", "notes.txt", "game-0001.sgf"] {
+            std::fs::write(dir.join(name), "").unwrap();
+        }
+        let names: Vec<_> = record_paths(&dir)
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(names, ["game-0001.sgf", "game-0002.sgf"]);
+        assert!(record_paths(&dir).is_err(), "a missing directory is an error");
     }
 
     #[test]
