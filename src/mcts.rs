@@ -131,24 +131,24 @@ fn ranked_moves(
     let (own, theirs) = (legal[to_move.index()], legal[1 - to_move.index()]);
     let contested = own & theirs;
     let candidates = own - skip;
-    let mut keyed = [0i32; 81];
-    let mut n = 0;
-    let mut push = |p: Point, mobility: i32| {
-        keyed[n] = ((128 - mobility) << 17)
-            | ((!near_last.has(p) as i32) << 16)
-            | ((history[p.index()].rank() as i32) << 8)
-            | ((!contested.has(p) as i32) << 7)
-            | p.index() as i32;
-        n += 1;
+    let mut best = BestKeys::new(count);
+    // The key's tie-breaks below the mobility, given whether `p` is near the last move and
+    // contested: the lowest keys rank first, and the point's index makes every key distinct.
+    let ties = |p: Point, near: bool, contested: bool| {
+        ((!near as i32) << 16) | ((history[p.index()].rank() as i32) << 8) | ((!contested as i32) << 7) | p.index() as i32
     };
+    let mobility_key = |mobility: i32| (128 - mobility) << 17;
     let quiet = effects.quiet() & candidates;
     for p in candidates - quiet {
         let legal = effects.legal_both_after(p);
-        push(p, eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]));
+        let mobility = eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]);
+        best.offer(mobility_key(mobility) | ties(p, near_last.has(p), contested.has(p)));
     }
     // Quiet moves are scored all at once (the mobility is the lead in legal points: points
     // both sides may play cancel), and keyed best class first only until `count` are keyed: a
-    // quiet move of a worse class ranks below all of those, so is not needed.
+    // quiet move of a worse class ranks below all of those, so is not needed. Within a class
+    // the points near the last move and the contested ones are split off as sets, not tested
+    // one by one.
     let lead_before_quiet = eval::mobility(own, theirs) - 1;
     let gains = effects.lead_gains();
     let mut quiet_left = quiet;
@@ -157,21 +157,60 @@ fn ranked_moves(
         let (gain, class) = gains.greatest(quiet_left);
         quiet_left -= class;
         quiet_keyed += class.count() as usize;
-        for p in class {
-            push(p, lead_before_quiet + gain as i32);
+        let key = mobility_key(lead_before_quiet + gain as i32);
+        let near = class & near_last;
+        for (part, is_near, is_contested) in [
+            (near & contested, true, true),
+            (near - contested, true, false),
+            ((class - near) & contested, false, true),
+            (class - near - contested, false, false),
+        ] {
+            for p in part {
+                best.offer(key | ties(p, is_near, is_contested));
+            }
         }
     }
-    // Only the first `count` are needed: partition them off, then sort just those.
-    let count = count.min(n);
-    if count < n {
-        keyed[..n].select_nth_unstable(count);
-    }
-    keyed[..count].sort_unstable();
     let mut moves = [0u8; 81];
-    for (m, k) in moves.iter_mut().zip(&keyed[..count]) {
+    for (m, k) in moves.iter_mut().zip(best.sorted()) {
         *m = (k & 0x7f) as u8;
     }
     moves
+}
+
+/// The `count` lowest of the distinct keys offered, kept sorted: a few slots for a new
+/// children block, so most keys are turned away by one comparison with the worst kept, where
+/// keeping every key and partitioning them cost a tenth of the search.
+struct BestKeys {
+    keys: [i32; 81],
+    len: usize,
+    count: usize,
+}
+
+impl BestKeys {
+    fn new(count: usize) -> BestKeys {
+        BestKeys { keys: [0; 81], len: 0, count: count.min(81) }
+    }
+
+    #[inline]
+    fn offer(&mut self, key: i32) {
+        if self.len == self.count {
+            if self.count == 0 || key >= self.keys[self.len - 1] {
+                return;
+            }
+            self.len -= 1;
+        }
+        let mut i = self.len;
+        while i > 0 && self.keys[i - 1] > key {
+            self.keys[i] = self.keys[i - 1];
+            i -= 1;
+        }
+        self.keys[i] = key;
+        self.len += 1;
+    }
+
+    fn sorted(&self) -> &[i32] {
+        &self.keys[..self.len]
+    }
 }
 
 /// How a point has done for one colour this turn, wherever that colour played it in the tree:
