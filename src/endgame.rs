@@ -218,12 +218,16 @@ impl Solver {
         }
         let mut order: Vec<(i32, Point)> = Vec::with_capacity(candidates.count() as usize);
         let killer = self.killers[ply];
+        // The table is large, so each probe is likely a cache miss: probed all together, ahead
+        // of the work on each move, the misses overlap instead of stalling one after another.
+        let proven_lost: Bitboard = candidates
+            .iter()
+            .filter(|&p| self.probe(position.hash_after(p)).is_some_and(|e| e.state == LOST))
+            .collect();
         let effects = position.move_effects();
         for p in candidates {
             let after = effects.legal_both_after(p);
-            if after[(!me).index()].is_empty()
-                || self.probe(position.hash_after(p)).is_some_and(|e| e.state == LOST)
-            {
+            if after[(!me).index()].is_empty() || proven_lost.has(p) {
                 self.killers[ply] = p.index() as u8;
                 return Some((true, p.index() as u8));
             }
