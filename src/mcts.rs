@@ -135,7 +135,10 @@ fn ranked_moves(
     // The key's tie-breaks below the mobility, given whether `p` is near the last move and
     // contested: the lowest keys rank first, and the point's index makes every key distinct.
     let ties = |p: Point, near: bool, contested: bool| {
-        ((!near as i32) << 16) | ((history[p.index()].rank() as i32) << 8) | ((!contested as i32) << 7) | p.index() as i32
+        ((!near as i32) << 16)
+            | ((history[p.index()].rank() as i32) << 8)
+            | ((!contested as i32) << 7)
+            | p.index() as i32
     };
     let mobility_key = |mobility: i32| (128 - mobility) << 17;
     let quiet = effects.quiet() & candidates;
