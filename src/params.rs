@@ -19,8 +19,11 @@ pub struct Tunable {
 /// +- 8.3%; 0.05 against 0.1 scored 56.2% +- 10.9% (not significant). At 100,000 nodes a move
 /// (nearer a 0.1 s turn), 0.05 and 0.2 against 0.1 scored 50.0% and 51.2% +- 11.0%. With
 /// widening and both tie-breaks (`screen 100 60000 exploration=E "" 60000 1000`, 200 games):
-/// 0.07 scored 54.5% and 0.14 scored 51.0% +- 6.9%, neither significant.
-pub const EXPLORATION: Tunable = Tunable { name: "exploration", default: 0.1, min: 0.02, max: 1.5 };
+/// 0.07 scored 54.5% and 0.14 scored 51.0% +- 6.9%, neither significant. With the tree's
+/// proofs (session 14, openings 15000): 0.07 scored 110/200 = 55.0% and 0.14 90/200 = 45.0% +-
+/// 6.9%. In the arena at 0.1 s a move, 0.07 beat 0.1 219-181 and 222-178 (`docs/strength.md`,
+/// `--seed 163` and `--seed 164`), together 441/800 = 55.1% [51.7, 58.5], so 0.07 is the value.
+pub const EXPLORATION: Tunable = Tunable { name: "exploration", default: 0.07, min: 0.02, max: 1.5 };
 
 /// Slope of the squashing of the mobility difference into a win probability:
 /// `value = 1 / (1 + exp(-slope * mobility))`.
