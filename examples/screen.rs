@@ -6,7 +6,7 @@
 //! sample of the same change needs other openings, or its games repeat the first's. An engine
 //! is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters (exploration,
 //! eval_slope, endgame_points, endgame_share, widening, last_move_radius, eye_weight,
-//! eye_points, tree_solve_points, tree_solve_nodes). Decisions that go in are confirmed with
+//! eye_points, eval_tempo, tree_solve_points, tree_solve_nodes). Decisions that go in are confirmed with
 //! `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
@@ -35,6 +35,7 @@ fn params(spec: &str) -> Params {
             "last_move_radius" => p.last_move_radius = v as u32,
             "eye_weight" => p.eye_weight = v,
             "eye_points" => p.eye_points = v as u32,
+            "eval_tempo" => p.eval_tempo = v,
             "tree_solve_points" => p.tree_solve_points = v as u32,
             "tree_solve_nodes" => p.tree_solve_nodes = v as u32,
             _ => panic!("unknown key {k}"),

@@ -27,12 +27,13 @@ fn eyes_among(empty: Bitboard, other_stones: Bitboard) -> Bitboard {
 }
 
 /// Probability that the side that just moved wins, for a position where the side to move
-/// still has a move; `mover` and `to_move` are the two sides' legal sets. The mobility, plus
-/// [`Params::eye_weight`] per eye of difference once at most [`Params::eye_points`] points are
-/// empty, squashed by a logistic of slope [`Params::eval_slope`].
+/// still has a move; `mover` and `to_move` are the two sides' legal sets. The mobility, less
+/// [`Params::eval_tempo`] for the side to move's tempo, plus [`Params::eye_weight`] per eye of
+/// difference once at most [`Params::eye_points`] points are empty, squashed by a logistic of
+/// slope [`Params::eval_slope`].
 #[inline]
 pub fn value(position: &Position, mover: Bitboard, to_move: Bitboard, params: &Params) -> f32 {
-    let mut score = mobility(mover, to_move) as f32;
+    let mut score = mobility(mover, to_move) as f32 - params.eval_tempo;
     let empty = position.empty() & Bitboard::FULL;
     if empty.count() <= params.eye_points {
         let side = position.to_move();
@@ -57,9 +58,14 @@ mod tests {
         let [b, w] = p.legal_both();
         assert_eq!(mobility(b, w), 1);
         assert_eq!(mobility(w, b), -1);
+        let no_tempo = Params { eval_tempo: 0.0, ..Params::default() };
+        assert!(value(&p, b, w, &no_tempo) > 0.5);
+        assert_eq!(value(&p, Bitboard::FULL, Bitboard::FULL, &no_tempo), 0.5);
+        // The tempo favours the side to move: an even mobility is a loss for the mover.
         let params = Params::default();
-        assert!(value(&p, b, w, &params) > 0.5);
-        assert_eq!(value(&p, Bitboard::FULL, Bitboard::FULL, &params), 0.5);
+        assert!(params.eval_tempo > 0.0);
+        assert!(value(&p, Bitboard::FULL, Bitboard::FULL, &params) < 0.5);
+        assert!(value(&p, b, w, &params) < value(&p, b, w, &no_tempo));
     }
 
     #[test]

@@ -110,6 +110,20 @@ pub const LAST_MOVE_RADIUS: Tunable = Tunable { name: "last_move_radius", defaul
 /// screens of an eye weight counted at every point lost.
 pub const EYE_WEIGHT: Tunable = Tunable { name: "eye_weight", default: 0.4, min: 0.0, max: 2.0 };
 
+/// Tempo: the evaluation's score for the side that just moved, less this many points of
+/// mobility, as having the next move is worth about that to the side to move.
+///
+/// Evidence: session 6's screens (`cargo run --release --example screen -- 100 N eval_tempo=T
+/// ""`, 200 games each, the same openings) scored T = 1 113/200 at 60,000 iterations and
+/// 112/200 at 55,000, T = -1 92/200. In the arena at 0.1 s a move (`docs/strength.md`) T = 1
+/// beat the search without it 211-189 then (`--seed 94`) and 205-195 in session 16 (`--seed
+/// 172`; together 416/800 = 52.0% [48.5, 55.4]). Against the seed it scored 367-33, 348-52 and
+/// 364-36 (`--seed 165`, `170` and `175`; 1,079/1,200 = 89.9% [88.1, 91.5]), where the search
+/// without it scored 1,733/2,000 = 86.7% [85.1, 88.1] over five samples (343-57 on `--seed
+/// 165`'s openings); against alphabeta 184-16 and 193-7 (`--seed 171` and `174`; 377/400 =
+/// 94.2% [91.5, 96.1]), where the search without it scored 189-11 on `--seed 171`'s openings
+/// and 578/600 = 96.3% [94.5, 97.6] over three samples. Kept for the gain against the seed.
+pub const EVAL_TEMPO: Tunable = Tunable { name: "eval_tempo", default: 1.0, min: -2.0, max: 3.0 };
 /// The evaluation counts eyes ([`EYE_WEIGHT`]) once at most this many points are empty.
 /// Evidence with [`EYE_WEIGHT`]; 50 against 40 scored 103/200 = 51.5% +- 6.9% (`screen 100
 /// 60000 eye_points=50 "" 60000 12000`).
@@ -141,7 +155,7 @@ pub const TREE_SOLVE_NODES: Tunable =
     Tunable { name: "tree_solve_nodes", default: 500.0, min: 10.0, max: 100_000.0 };
 
 /// All tunables, for listing and for tuners.
-pub const ALL: [Tunable; 10] = [
+pub const ALL: [Tunable; 11] = [
     EXPLORATION,
     EVAL_SLOPE,
     ENDGAME_POINTS,
@@ -150,6 +164,7 @@ pub const ALL: [Tunable; 10] = [
     LAST_MOVE_RADIUS,
     EYE_WEIGHT,
     EYE_POINTS,
+    EVAL_TEMPO,
     TREE_SOLVE_POINTS,
     TREE_SOLVE_NODES,
 ];
@@ -165,6 +180,7 @@ pub struct Params {
     pub last_move_radius: u32,
     pub eye_weight: f32,
     pub eye_points: u32,
+    pub eval_tempo: f32,
     pub tree_solve_points: u32,
     pub tree_solve_nodes: u32,
     /// Bytes the search tree may use (the whole arena).
@@ -185,6 +201,7 @@ impl Default for Params {
             last_move_radius: LAST_MOVE_RADIUS.default as u32,
             eye_weight: EYE_WEIGHT.default as f32,
             eye_points: EYE_POINTS.default as u32,
+            eval_tempo: EVAL_TEMPO.default as f32,
             tree_solve_points: TREE_SOLVE_POINTS.default as u32,
             tree_solve_nodes: TREE_SOLVE_NODES.default as u32,
             memory_bytes: DEFAULT_MEMORY_BYTES,
