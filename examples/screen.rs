@@ -6,8 +6,8 @@
 //! sample of the same change needs other openings, or its games repeat the first's. An engine
 //! is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters (exploration,
 //! eval_slope, endgame_points, endgame_share, widening, last_move_radius, eye_weight,
-//! eye_points, eval_tempo, tree_solve_points, tree_solve_nodes). Decisions that go in are confirmed with
-//! `nogo arena`.
+//! eye_points, eval_tempo, tree_solve_points, tree_solve_nodes). Decisions that go in are
+//! confirmed with `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
 use nogo::params::Params;

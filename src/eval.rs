@@ -61,7 +61,7 @@ mod tests {
         let no_tempo = Params { eval_tempo: 0.0, ..Params::default() };
         assert!(value(&p, b, w, &no_tempo) > 0.5);
         assert_eq!(value(&p, Bitboard::FULL, Bitboard::FULL, &no_tempo), 0.5);
-        // The tempo favours the side to move: an even mobility is a loss for the mover.
+        // The tempo favours the side to move: at an even mobility the mover scores under a half.
         let params = Params::default();
         assert!(params.eval_tempo > 0.0);
         assert!(value(&p, Bitboard::FULL, Bitboard::FULL, &params) < 0.5);

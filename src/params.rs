@@ -110,6 +110,11 @@ pub const LAST_MOVE_RADIUS: Tunable = Tunable { name: "last_move_radius", defaul
 /// screens of an eye weight counted at every point lost.
 pub const EYE_WEIGHT: Tunable = Tunable { name: "eye_weight", default: 0.4, min: 0.0, max: 2.0 };
 
+/// The evaluation counts eyes ([`EYE_WEIGHT`]) once at most this many points are empty.
+/// Evidence with [`EYE_WEIGHT`]; 50 against 40 scored 103/200 = 51.5% +- 6.9% (`screen 100
+/// 60000 eye_points=50 "" 60000 12000`).
+pub const EYE_POINTS: Tunable = Tunable { name: "eye_points", default: 40.0, min: 0.0, max: 81.0 };
+
 /// Tempo: the evaluation's score for the side that just moved, less this many points of
 /// mobility, as having the next move is worth about that to the side to move.
 ///
@@ -124,10 +129,6 @@ pub const EYE_WEIGHT: Tunable = Tunable { name: "eye_weight", default: 0.4, min:
 /// 94.2% [91.5, 96.1]), where the search without it scored 189-11 on `--seed 171`'s openings
 /// and 578/600 = 96.3% [94.5, 97.6] over three samples. Kept for the gain against the seed.
 pub const EVAL_TEMPO: Tunable = Tunable { name: "eval_tempo", default: 1.0, min: -2.0, max: 3.0 };
-/// The evaluation counts eyes ([`EYE_WEIGHT`]) once at most this many points are empty.
-/// Evidence with [`EYE_WEIGHT`]; 50 against 40 scored 103/200 = 51.5% +- 6.9% (`screen 100
-/// 60000 eye_points=50 "" 60000 12000`).
-pub const EYE_POINTS: Tunable = Tunable { name: "eye_points", default: 40.0, min: 0.0, max: 81.0 };
 
 /// The tree search proves each new node (the root excepted) with the endgame solver, instead
 /// of evaluating it, once at most this many points are live (legal for either side); 0 never.
