@@ -122,12 +122,15 @@ pub const EYE_POINTS: Tunable = Tunable { name: "eye_points", default: 40.0, min
 /// ""`, 200 games each, the same openings) scored T = 1 113/200 at 60,000 iterations and
 /// 112/200 at 55,000, T = -1 92/200. In the arena at 0.1 s a move (`docs/strength.md`) T = 1
 /// beat the search without it 211-189 then (`--seed 94`) and 205-195 in session 16 (`--seed
-/// 172`; together 416/800 = 52.0% [48.5, 55.4]). Against the seed it scored 367-33, 348-52 and
-/// 364-36 (`--seed 165`, `170` and `175`; 1,079/1,200 = 89.9% [88.1, 91.5]), where the search
-/// without it scored 1,733/2,000 = 86.7% [85.1, 88.1] over five samples (343-57 on `--seed
-/// 165`'s openings); against alphabeta 184-16 and 193-7 (`--seed 171` and `174`; 377/400 =
-/// 94.2% [91.5, 96.1]), where the search without it scored 189-11 on `--seed 171`'s openings
-/// and 578/600 = 96.3% [94.5, 97.6] over three samples. Kept for the gain against the seed.
+/// 172`; together 416/800 = 52.0% [48.5, 55.4]). Against the seed it scored 367-33, 348-52,
+/// 364-36 and 359-41 (`--seed 165`, `170`, `175` and `176`; 1,438/1,600 = 89.9% [88.3,
+/// 91.3]), where the search without it scored 1,733/2,000 = 86.7% [85.1, 88.1] over five
+/// samples (343-57 on `--seed 165`'s openings); against alphabeta 184-16, 193-7 and 193-7
+/// (`--seed 171`, `174` and `177`; 570/600 = 95.0% [93.0, 96.5]), where the search without it
+/// scored 189-11 on `--seed 171`'s openings and 578/600 = 96.3% [94.5, 97.6] over three
+/// samples. Kept for the gain against the seed. Session 17's screens (openings 18000 and
+/// 19000) against T = 1: T = 0.5 92/200, T = 1.5 219/400, T = 2 103/200; T = 1.5 then scored
+/// 715/800 against the seed (`--seed 176` and `175`) where T = 1 scored 723/800, so 1 stays.
 pub const EVAL_TEMPO: Tunable = Tunable { name: "eval_tempo", default: 1.0, min: -2.0, max: 3.0 };
 
 /// The tree search proves each new node (the root excepted) with the endgame solver, instead
