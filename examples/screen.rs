@@ -4,10 +4,8 @@
 //! fixed number of nodes per move (the baseline at `BASELINE_NODES` when given, to measure how
 //! strength scales with nodes). Openings are numbered from `FIRST_OPENING` (default 0): a second
 //! sample of the same change needs other openings, or its games repeat the first's. An engine
-//! is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters (exploration,
-//! eval_slope, endgame_points, endgame_share, widening, last_move_radius, eye_weight,
-//! eye_points, eval_tempo, tree_solve_points, tree_solve_nodes). Decisions that go in are
-//! confirmed with `nogo arena`.
+//! is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters (the names of
+//! `nogo::params::ALL`). Decisions that go in are confirmed with `nogo arena`.
 use nogo::engine::{create, Budget, Engine, EngineKind};
 use nogo::mcts::Mcts;
 use nogo::params::Params;
@@ -25,21 +23,8 @@ fn params(spec: &str) -> Params {
     let mut p = Params { memory_bytes: 64 << 20, ..Params::default() };
     for kv in spec.split(',').filter(|s| !s.is_empty()) {
         let (k, v) = kv.split_once('=').expect("key=value");
-        let v: f32 = v.parse().expect("number");
-        match k {
-            "exploration" => p.exploration = v,
-            "eval_slope" => p.eval_slope = v,
-            "endgame_points" => p.endgame_points = v as u32,
-            "endgame_share" => p.endgame_share = v,
-            "widening" => p.widening = v,
-            "last_move_radius" => p.last_move_radius = v as u32,
-            "eye_weight" => p.eye_weight = v,
-            "eye_points" => p.eye_points = v as u32,
-            "eval_tempo" => p.eval_tempo = v,
-            "tree_solve_points" => p.tree_solve_points = v as u32,
-            "tree_solve_nodes" => p.tree_solve_nodes = v as u32,
-            _ => panic!("unknown key {k}"),
-        }
+        let v: f64 = v.parse().expect("number");
+        p.set(k, v).unwrap_or_else(|e| panic!("{e}"));
     }
     p
 }

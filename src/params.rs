@@ -212,3 +212,48 @@ impl Default for Params {
         }
     }
 }
+
+impl Params {
+    /// Sets the parameter a [`Tunable`] of [`ALL`] names, so tools that take `name=value`
+    /// settings (the `screen` example) follow the declarations here; an error for any other name.
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let (real, whole) = (value as f32, value as u32);
+        match name {
+            n if n == EXPLORATION.name => self.exploration = real,
+            n if n == EVAL_SLOPE.name => self.eval_slope = real,
+            n if n == ENDGAME_POINTS.name => self.endgame_points = whole,
+            n if n == ENDGAME_SHARE.name => self.endgame_share = real,
+            n if n == WIDENING.name => self.widening = real,
+            n if n == LAST_MOVE_RADIUS.name => self.last_move_radius = whole,
+            n if n == EYE_WEIGHT.name => self.eye_weight = real,
+            n if n == EYE_POINTS.name => self.eye_points = whole,
+            n if n == EVAL_TEMPO.name => self.eval_tempo = real,
+            n if n == TREE_SOLVE_POINTS.name => self.tree_solve_points = whole,
+            n if n == TREE_SOLVE_NODES.name => self.tree_solve_nodes = whole,
+            _ => return Err(format!("unknown parameter {name}")),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tunable_can_be_set_by_name_and_only_those() {
+        let defaults = Params::default();
+        for tunable in ALL {
+            let mut params = defaults;
+            params.set(tunable.name, tunable.default).unwrap();
+            assert_eq!(params, defaults, "{} defaults as declared", tunable.name);
+            params.set(tunable.name, tunable.max).unwrap();
+            assert_ne!(params, defaults, "{} sets a field", tunable.name);
+            // Each name sets its own field: setting it back restores every other field too.
+            params.set(tunable.name, tunable.default).unwrap();
+            assert_eq!(params, defaults, "{}", tunable.name);
+        }
+        assert!(Params::default().set("memory_bytes", 1.0).is_err());
+        assert!(Params::default().set("explore", 0.2).is_err());
+    }
+}
