@@ -53,7 +53,8 @@ pub const ENDGAME_POINTS: Tunable = Tunable { name: "endgame_points", default: 2
 
 /// Share of the turn's budget (time or iterations) the endgame solver may use before the tree
 /// search takes over. With the tree taking the proofs of a failed attempt, 0.7 against 0.5
-/// scored 204-196 in the arena at 0.1 s a move (`docs/strength.md`, `--seed 139`), so 0.5 stays.
+/// scored 204-196 in the arena at 0.1 s a move (`docs/strength.md`, `--seed 139`), and 0.3
+/// scored 195-205 (session 18, `--seed 178`), so 0.5 stays.
 pub const ENDGAME_SHARE: Tunable = Tunable { name: "endgame_share", default: 0.5, min: 0.1, max: 0.9 };
 
 /// Progressive widening `w`: a node visited `n` times may have `ceil(w * sqrt(n))` children,
@@ -123,14 +124,15 @@ pub const EYE_POINTS: Tunable = Tunable { name: "eye_points", default: 40.0, min
 /// 112/200 at 55,000, T = -1 92/200. In the arena at 0.1 s a move (`docs/strength.md`) T = 1
 /// beat the search without it 211-189 then (`--seed 94`) and 205-195 in session 16 (`--seed
 /// 172`; together 416/800 = 52.0% [48.5, 55.4]). Against the seed it scored 367-33, 348-52,
-/// 364-36 and 359-41 (`--seed 165`, `170`, `175` and `176`; 1,438/1,600 = 89.9% [88.3,
-/// 91.3]), where the search without it scored 1,733/2,000 = 86.7% [85.1, 88.1] over five
-/// samples (343-57 on `--seed 165`'s openings); against alphabeta 184-16, 193-7 and 193-7
-/// (`--seed 171`, `174` and `177`; 570/600 = 95.0% [93.0, 96.5]), where the search without it
-/// scored 189-11 on `--seed 171`'s openings and 578/600 = 96.3% [94.5, 97.6] over three
-/// samples. Kept for the gain against the seed. Session 17's screens (openings 18000 and
-/// 19000) against T = 1: T = 0.5 92/200, T = 1.5 219/400, T = 2 103/200; T = 1.5 then scored
-/// 715/800 against the seed (`--seed 176` and `175`) where T = 1 scored 723/800, so 1 stays.
+/// 364-36, 359-41 and 371-29 (`--seed 165`, `170`, `175`, `176` and `179`; 1,809/2,000 =
+/// 90.5% [89.1, 91.7]), where the search without it scored 1,733/2,000 = 86.7% [85.1, 88.1]
+/// over five samples (343-57 on `--seed 165`'s openings); against alphabeta 184-16, 193-7,
+/// 193-7 and 191-9 (`--seed 171`, `174`, `177` and `180`; 761/800 = 95.1% [93.4, 96.4]),
+/// where the search without it scored 189-11 on `--seed 171`'s openings and 578/600 = 96.3%
+/// [94.5, 97.6] over three samples. Kept for the gain against the seed. Session 17's screens
+/// (openings 18000 and 19000) against T = 1: T = 0.5 92/200, T = 1.5 219/400, T = 2 103/200;
+/// T = 1.5 then scored 715/800 against the seed (`--seed 176` and `175`) where T = 1 scored
+/// 723/800, so 1 stays.
 pub const EVAL_TEMPO: Tunable = Tunable { name: "eval_tempo", default: 1.0, min: -2.0, max: 3.0 };
 
 /// The tree search proves each new node (the root excepted) with the endgame solver, instead
