@@ -13,7 +13,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 // Criterion passes what a routine returns through its own `black_box`, volatile loads of the
 // whole value: 3 KB for a `Position`, more than the work measured. So routines return small
 // values, and `std::hint::black_box` keeps copies alive.
-use nogo::bench::{position, random_game, ENDGAME, MIDDLE_GAME, OPENING};
+use nogo::rules::random_game;
+use nogo::tools::bench::{position, ENDGAME, MIDDLE_GAME, OPENING};
 use nogo::{Point, Position};
 use std::hint::black_box;
 

@@ -3,10 +3,10 @@
 //! `cargo bench --bench search`. Iterations per second = NODES / the median time.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use nogo::bench::{position, MIDDLE_GAME};
-use nogo::engine::{Budget, Engine};
-use nogo::mcts::Mcts;
-use nogo::params::Params;
+use nogo::search::engine::{Budget, Engine};
+use nogo::search::mcts::Mcts;
+use nogo::search::params::Params;
+use nogo::tools::bench::{position, MIDDLE_GAME};
 
 /// Iterations per search: about 20 ms at a million iterations per second.
 const NODES: u64 = 20_000;

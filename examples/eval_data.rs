@@ -6,9 +6,9 @@
 //! legal only for the mover, `t` only for the side to move, `c` for both, `d` for neither),
 //! then the moves played, `won` (did the mover win the game) and `value` (the mover's win
 //! rate by a search of NODES iterations from this position, a low-noise label).
-use nogo::engine::{Budget, Engine};
-use nogo::mcts::Mcts;
-use nogo::params::Params;
+use nogo::search::engine::{Budget, Engine};
+use nogo::search::mcts::Mcts;
+use nogo::search::params::Params;
 use nogo::{Color, Point, Position};
 
 fn board(p: &Position) -> String {

@@ -6,12 +6,13 @@
 //! end and writes one CSV row for each position with LOW to HIGH empty points that the endgame
 //! solver proves within NODES nodes (a game's walk stops at the first it does not). A row is
 //! seen from the side that just moved, as the evaluation is: its mobility ([`eval::mobility`]),
-//! both sides' eyes ([`eval::eyes`]) and pile moves ([`Solver::pile_moves`]), and `won`, whether
+//! both sides' eyes ([`eyes`]) and pile moves ([`Solver::pile_moves`]), and `won`, whether
 //! it wins with best play. Unlike a game's result, the label has no noise from later play.
-use nogo::endgame::Solver;
-use nogo::engine::Budget;
-use nogo::eval;
-use nogo::sgf::GameRecord;
+use nogo::protocols::sgf::GameRecord;
+use nogo::rules::tactics::eyes;
+use nogo::search::endgame::Solver;
+use nogo::search::engine::Budget;
+use nogo::search::eval;
 use nogo::{Bitboard, Position};
 
 fn main() {
@@ -22,7 +23,8 @@ fn main() {
     }
     let number = |i: usize| -> u64 { args[i].parse().expect("a whole number") };
     let (low, high, nodes) = (number(2) as u32, number(3) as u32, number(4));
-    let paths = nogo::sgf::record_paths(std::path::Path::new(&args[1])).expect("a directory of SGF records");
+    let paths = nogo::protocols::sgf::record_paths(std::path::Path::new(&args[1]))
+        .expect("a directory of SGF records");
     println!("game,moves,empty,mobility,eyes_mover,eyes_to_move,piles_mover,piles_to_move,won");
     let mut solver = Solver::new(22);
     for (game, path) in paths.iter().enumerate() {
@@ -44,8 +46,8 @@ fn main() {
             println!(
                 "{game},{moves},{empty},{},{},{},{},{},{}",
                 eval::mobility(legal[(!to_move).index()], legal[to_move.index()]),
-                eval::eyes(&position, !to_move).count(),
-                eval::eyes(&position, to_move).count(),
+                eyes(&position, !to_move).count(),
+                eyes(&position, to_move).count(),
                 piles[(!to_move).index()],
                 piles[to_move.index()],
                 u8::from(!solution.win),

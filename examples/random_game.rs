@@ -4,7 +4,7 @@
 //! `cargo run --release --example random_game SEED GAMES` plays GAMES games and prints their
 //! mean length and each colour's wins; run the built binary under `time` for the CPU cost of a
 //! game: `time target/release/examples/random_game 1 200000`.
-use nogo::bench::random_game;
+use nogo::rules::random_game;
 use nogo::Color;
 
 fn main() {

@@ -5,10 +5,11 @@
 //! strength scales with nodes). Openings are numbered from `FIRST_OPENING` (default 0): a second
 //! sample of the same change needs other openings, or its games repeat the first's. An engine
 //! is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters (the names of
-//! `nogo::params::ALL`). Decisions that go in are confirmed with `nogo arena`.
-use nogo::engine::{create, Budget, Engine, EngineKind};
-use nogo::mcts::Mcts;
-use nogo::params::Params;
+//! `nogo::Params::TUNABLES`). Decisions that go in are confirmed with `nogo arena`.
+use nogo::engines::{create, EngineKind};
+use nogo::search::engine::{Budget, Engine};
+use nogo::search::mcts::Mcts;
+use nogo::search::params::Params;
 use nogo::Position;
 
 fn engine(spec: &str, seed: u64) -> Box<dyn Engine> {

@@ -7,10 +7,10 @@
 //! position proven; the median over the games is printed last. The `in_game_*` columns show
 //! what keeping one solver (its table) across turns adds: from 8 moves before the reach, each
 //! position in game order gets MILLIS with the same solver; the first one proven is reported.
-use nogo::endgame::{Solver, DEFAULT_TABLE_BITS};
-use nogo::engine::{Budget, Engine};
-use nogo::mcts::Mcts;
-use nogo::params::Params;
+use nogo::search::endgame::{Solver, DEFAULT_TABLE_BITS};
+use nogo::search::engine::{Budget, Engine};
+use nogo::search::mcts::Mcts;
+use nogo::search::params::Params;
 use nogo::Position;
 use std::time::{Duration, Instant};
 

@@ -9,11 +9,11 @@
 //! Prints the total time and what must not change when only speed does: the search's moves and
 //! iterations folded into a checksum, or the solver's nodes. Alternate runs of two builds: the
 //! machine's speed swings between runs.
-use nogo::endgame::{Solver, DEFAULT_TABLE_BITS};
-use nogo::engine::{Budget, Engine};
-use nogo::mcts::Mcts;
-use nogo::params::Params;
-use nogo::sgf::GameRecord;
+use nogo::protocols::sgf::GameRecord;
+use nogo::search::endgame::{Solver, DEFAULT_TABLE_BITS};
+use nogo::search::engine::{Budget, Engine};
+use nogo::search::mcts::Mcts;
+use nogo::search::params::Params;
 use nogo::Position;
 use std::time::{Duration, Instant};
 
@@ -24,7 +24,7 @@ fn main() {
         std::process::exit(2);
     };
     let n: u64 = n.parse().expect("N is a whole number");
-    let games: Vec<GameRecord> = nogo::sgf::record_paths(std::path::Path::new(dir))
+    let games: Vec<GameRecord> = nogo::protocols::sgf::record_paths(std::path::Path::new(dir))
         .expect("a directory of SGF records")
         .iter()
         .map(|path| {

@@ -10,9 +10,9 @@
 //!   or there.
 //!
 //! The last line counts the two kinds.
-use nogo::endgame::Solver;
-use nogo::engine::Budget;
-use nogo::sgf::GameRecord;
+use nogo::protocols::sgf::GameRecord;
+use nogo::search::endgame::Solver;
+use nogo::search::engine::Budget;
 use nogo::{Bitboard, Color, Position};
 
 /// How one lost game was lost, walking back from its end.
@@ -48,7 +48,8 @@ fn main() {
         std::process::exit(2);
     }
     let (name, nodes) = (&args[2], args[3].parse::<u64>().expect("NODES: a whole number"));
-    let paths = nogo::sgf::record_paths(std::path::Path::new(&args[1])).expect("a directory of SGF records");
+    let paths = nogo::protocols::sgf::record_paths(std::path::Path::new(&args[1]))
+        .expect("a directory of SGF records");
     let mut solver = Solver::new(24);
     let (mut thrown_away, mut lost_by) = (0, 0);
     for path in paths {

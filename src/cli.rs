@@ -11,7 +11,7 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Without a subcommand: the Botzone bot, reading its input on stdin.
     #[command(flatten)]
-    pub bot: crate::botzone::Options,
+    pub bot: crate::protocols::botzone::Options,
 }
 
 #[derive(Subcommand, Debug)]
@@ -19,15 +19,15 @@ pub enum Command {
     /// Search fixed positions for a fixed number of iterations; print the signature and speed.
     Bench {
         /// Iterations per position.
-        #[arg(long, default_value_t = crate::bench::DEFAULT_NODES)]
+        #[arg(long, default_value_t = crate::tools::bench::DEFAULT_NODES)]
         nodes: u64,
     },
     /// Speak GTP on stdin/stdout (GoGui, gogui-twogtp), with GoGui's NoGo rules commands.
-    Gtp(crate::gtp::GtpArgs),
+    Gtp(crate::protocols::gtp::GtpArgs),
     /// Play the bot in the terminal.
-    Play(crate::play::PlayArgs),
+    Play(crate::tools::play::PlayArgs),
     /// Play a match between two players, judged as on Botzone; print the score and statistics.
-    Arena(Box<crate::arena::ArenaArgs>),
+    Arena(Box<crate::tools::arena::ArenaArgs>),
 }
 
 /// Parses the arguments and runs; the exit code. `started` is when the process started.
@@ -35,19 +35,21 @@ pub fn run(started: Instant) -> i32 {
     install_panic_hook();
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { nodes }) => match crate::bench::run(nodes, &mut std::io::stdout().lock()) {
-            Ok(()) => 0,
-            // A reader that stops early (`nogo bench | head`) is not an error.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-            Err(e) => {
-                eprintln!("nogo: bench: cannot write the report: {e}");
-                1
+        Some(Command::Bench { nodes }) => {
+            match crate::tools::bench::run(nodes, &mut std::io::stdout().lock()) {
+                Ok(()) => 0,
+                // A reader that stops early (`nogo bench | head`) is not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(e) => {
+                    eprintln!("nogo: bench: cannot write the report: {e}");
+                    1
+                }
             }
-        },
-        Some(Command::Gtp(args)) => crate::gtp::run(args),
-        Some(Command::Play(args)) => crate::play::run(args),
-        Some(Command::Arena(args)) => crate::arena::run(*args),
-        None => crate::botzone::run(&cli.bot, started),
+        }
+        Some(Command::Gtp(args)) => crate::protocols::gtp::run(args),
+        Some(Command::Play(args)) => crate::tools::play::run(args),
+        Some(Command::Arena(args)) => crate::tools::arena::run(*args),
+        None => crate::protocols::botzone::run(&cli.bot, started),
     }
 }
 

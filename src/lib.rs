@@ -1,27 +1,18 @@
 //! nogo: a 9x9 NoGo (不围棋) engine and Botzone bot.
 //!
-//! The rules live in [`bitboard`], [`point`] and [`position`]; everything else (the search,
-//! the protocols, the judge and the tests) plays through this one implementation.
+//! The modules follow the data's way through the program:
+//! [`rules`] (bitboards, points, positions) -> [`search`] (evaluation, tree search, endgame
+//! solver, parameters, time) -> [`engines`] (the registry of move choosers) -> [`protocols`]
+//! (Botzone, GTP, SGF) -> [`tools`] (arena, terminal game, bench). Each layer uses only the
+//! layers before it; one implementation of the rules serves the engine, the judge and the tests.
 
-pub mod arena;
-pub mod bench;
-pub mod bitboard;
-pub mod botzone;
 pub mod cli;
-pub mod endgame;
-pub mod engine;
 pub mod engines;
-pub mod eval;
-pub mod game;
-pub mod gtp;
-pub mod mcts;
-pub mod params;
-pub mod play;
-pub mod point;
-pub mod position;
-pub mod sgf;
-pub mod time;
+pub mod protocols;
+pub mod rules;
+pub mod search;
+pub mod tools;
 
-pub use bitboard::Bitboard;
-pub use point::{Color, Point};
-pub use position::{HistoryError, PlayError, Position, SetupError};
+pub use engines::{EngineArgs, EngineKind};
+pub use rules::{Bitboard, Color, Game, HistoryError, PlayError, Point, Position, SetupError};
+pub use search::{Budget, Engine, Mcts, Params, Proof, Report, Solver};

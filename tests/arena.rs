@@ -1,7 +1,7 @@
 //! End-to-end tests of `nogo arena`: the verdicts broken bots get, the Botzone protocol as the
 //! fixture bots check it (restart, keep-running, both formats, GTP), records and summaries.
 
-use nogo::sgf::GameRecord;
+use nogo::protocols::sgf::GameRecord;
 use nogo::Color;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -177,7 +177,7 @@ fn builtin_engines_play_from_the_openings_file() {
     let first_moves = |n: u32| {
         let text = std::fs::read_to_string(sgf_dir.join(format!("game-000{n}.sgf"))).unwrap();
         let record = GameRecord::from_sgf(&text).unwrap();
-        (record.black, record.moves.iter().take(3).map(|p| p.to_gtp()).collect::<Vec<_>>())
+        (record.black, record.moves.iter().take(3).map(|p| p.to_string()).collect::<Vec<_>>())
     };
     // Games 1 and 2 share the first opening with colours swapped; games 3 and 4 the second.
     let (black1, moves1) = first_moves(1);
@@ -305,7 +305,7 @@ fn a_missing_program_is_a_crash_not_an_arena_failure() {
     assert_eq!(summary["losses_by_verdict"]["bot"]["crash"], 2, "{summary:#}");
 }
 
-/// Bar 10 of issue 4: two `nogo` bots kept running, 50 games at 0.1 s per move, no timeouts.
+/// Two `nogo` bots kept running, 50 games at 0.1 s per move, no timeouts.
 /// Needs the Botzone protocol in the `nogo` binary; long, so run by hand:
 /// `cargo test --release --test arena -- --ignored keep_running_self_play`.
 #[test]

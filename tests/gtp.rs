@@ -419,7 +419,8 @@ fn rules_commands_match_the_reference_on_random_games() {
             positions += 1;
             let to_move = board.to_move;
             let legal = reference_legal(&board, to_move);
-            let join = |set: &BTreeSet<Point>| set.iter().map(|p| p.to_gtp()).collect::<Vec<_>>().join(" ");
+            let join =
+                |set: &BTreeSet<Point>| set.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
             push(&mut script, "gogui-rules_legal_moves".into(), Ok(join(&legal)));
             push(&mut script, "gogui-rules_side_to_move".into(), Ok(colour_name(to_move).into()));
             let other = 3 - to_move;
@@ -445,7 +446,7 @@ fn rules_commands_match_the_reference_on_random_games() {
                 .collect();
             if !illegal.is_empty() && rng.u32(..3) == 0 {
                 let (p, error) = illegal[rng.usize(..illegal.len())];
-                illegal_tried[error as usize - 1] += 1;
+                illegal_tried[error as usize] += 1;
                 push(
                     &mut script,
                     format!("play {} {p}", colour_name(to_move)),

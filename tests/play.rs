@@ -1,7 +1,7 @@
 //! `nogo play` end to end: a person's lines written to the binary's stdin one at a time, the
 //! transcript checked after each, moves chosen from the position the transcript describes.
 
-use nogo::sgf::GameRecord;
+use nogo::protocols::sgf::GameRecord;
 use nogo::{Color, PlayError, Point, Position};
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
@@ -145,7 +145,7 @@ fn game_black_wins() -> Vec<Point> {
     (0..)
         .map(|seed| {
             let mut moves = Vec::new();
-            nogo::bench::random_game(&mut fastrand::Rng::with_seed(seed), |p| moves.push(p));
+            nogo::rules::random_game(&mut fastrand::Rng::with_seed(seed), |p| moves.push(p));
             moves
         })
         .find(|moves| moves.len() % 2 == 1)
@@ -169,7 +169,7 @@ fn save_and_load_round_trip() {
     for _ in 0..3 {
         let legal = position.legal_moves();
         let mine = legal.choose(&mut rng).unwrap();
-        last = s.send(&mine.to_gtp());
+        last = s.send(&mine.to_string());
         position.play(mine).unwrap();
         position.play(bot_move(&last)).unwrap();
     }
@@ -191,10 +191,10 @@ fn save_and_load_round_trip() {
     // The loaded position is the one played on: its last move is occupied, a free point is not.
     let occupied = record.moves[5];
     assert!(s
-        .send(&occupied.to_gtp())
+        .send(&occupied.to_string())
         .contains(&format!("Illegal move {occupied}: {}", PlayError::Occupied)));
     let free = position.legal_moves().first().unwrap();
-    assert!(s.send(&free.to_gtp()).contains("nogo plays"));
+    assert!(s.send(&free.to_string()).contains("nogo plays"));
 
     let missing = temp_file("missing.sgf");
     assert!(s
@@ -217,7 +217,7 @@ fn the_person_wins_and_the_end_is_announced() {
     let (mut s, _) = Session::start(&["--colour", "black", "--nodes", "100"]);
     s.send(&format!("load {}", path.display()));
     let winning = moves[moves.len() - 1];
-    let out = s.send(&winning.to_gtp());
+    let out = s.send(&winning.to_string());
     assert!(out.contains("Game over: black wins, white has no legal move. You win!"), "{out}");
     assert!(out
         .contains(&format!("game over: black wins, white has no legal move, {} moves played", moves.len())));

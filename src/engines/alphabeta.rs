@@ -1,4 +1,4 @@
-//! The seed's alpha-beta bot, as `shared/references.md` describes it: minimax with alpha-beta
+//! The seed's alpha-beta bot, a public NoGo bot reimplemented as a baseline: minimax with alpha-beta
 //! over the legal moves in random order, a leaf scored by the shaped evaluation
 //!
 //! `f = 1 - 2^(-(x/y)^(1/4) * (1 + z/k^2))`
@@ -26,30 +26,24 @@
 //!   plies fit, `b` the branching factor) decides whether to start the next depth at all: a
 //!   depth expected to cost more than what is left (time or nodes) is not started, which saves
 //!   the time it would waste. `b` is measured over the last two plies (see
-//!   [`next_depth_nodes`]), as alpha-beta alternates cheap and dear depths.
+//!   `next_depth_nodes`), as alpha-beta alternates cheap and dear depths.
 
-use crate::bitboard::Bitboard;
-use crate::engine::{Budget, Engine, Report};
-use crate::point::{Color, Point, SIZE};
-use crate::position::Position;
+use crate::rules::point::{MAX_MOVES, SIZE};
+use crate::rules::tactics::eyes;
+use crate::rules::{Bitboard, Color, Point, Position};
+use crate::search::engine::{Budget, Engine, Proof, Report};
+use crate::search::time::CLOCK_INTERVAL;
 use std::time::Instant;
 
 /// The reference's aspiration window.
 pub const WINDOW: (f64, f64) = (0.39, 0.61);
-/// Score of a position the bot has won (minus [`PLY_PENALTY`] per ply from the root).
+/// Score of a position the bot has won (minus `PLY_PENALTY` per ply from the root).
 pub const WIN: f64 = 2.0;
-/// Score of a position the bot has lost (plus [`PLY_PENALTY`] per ply from the root).
+/// Score of a position the bot has lost (plus `PLY_PENALTY` per ply from the root).
 pub const LOSS: f64 = -1.0;
 const PLY_PENALTY: f64 = 0.001;
-/// Nodes between clock reads.
-const CLOCK_INTERVAL: u64 = 256;
-/// Deepest ply a search reaches: one per board point, plus the root.
-const MAX_PLY: usize = SIZE * SIZE + 1;
-
-/// Empty points whose on-board neighbours are all `colour`'s stones.
-pub fn eyes(position: &Position, colour: Color) -> Bitboard {
-    position.empty() - (!position.stones(colour)).neighbors()
-}
+/// Deepest ply a search reaches: one per move a game can have, plus the root.
+const MAX_PLY: usize = MAX_MOVES + 1;
 
 /// The shaped score `1 - 2^(-(x/y)^(1/4) * (1 + z/81))`, in `[0, 1]`, without NaN.
 pub fn shaped(x: u32, y: u32, stones: usize) -> f64 {
@@ -202,7 +196,7 @@ impl Engine for AlphaBetaEngine {
             let mut next = position.clone();
             next.play_unchecked(report.best);
             if next.is_terminal() {
-                (report.win_rate, report.proven) = (1.0, Some(true));
+                (report.win_rate, report.proof) = (1.0, Proof::Win);
             }
             return report;
         }
@@ -225,16 +219,16 @@ impl Engine for AlphaBetaEngine {
             report.best = best;
             report.pv = search.pv[0].clone();
             report.win_rate = score.clamp(0.0, 1.0);
-            report.proven = if score > 1.0 {
-                Some(true)
+            report.proof = if score > 1.0 {
+                Proof::Win
             } else if score < 0.0 {
-                Some(false)
+                Proof::Loss
             } else {
-                None
+                Proof::Unknown
             };
             let at = search.root_moves.iter().position(|&p| p == best).expect("best is a root move");
             search.root_moves[..=at].rotate_right(1);
-            if report.proven.is_some() {
+            if report.proof.is_known() {
                 break;
             }
             let (nodes, time) = (search.nodes - nodes_before, depth_started.elapsed());
@@ -258,8 +252,8 @@ impl Engine for AlphaBetaEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::test_support::random_positions;
-    use crate::mcts::decisive_move;
+    use crate::rules::tactics::decisive_move;
+    use crate::rules::test_support::random_positions;
 
     fn point(x: u8, y: u8) -> Point {
         Point::from_xy(x, y).unwrap()
@@ -322,7 +316,7 @@ mod tests {
             let mut next = position.clone();
             next.play(report.best).unwrap();
             assert!(next.is_terminal(), "alphabeta takes the win:\n{position}");
-            assert_eq!(report.proven, Some(true));
+            assert_eq!(report.proof, Proof::Win);
         }
     }
 

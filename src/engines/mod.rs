@@ -1,15 +1,129 @@
-//! Baseline engines that measure the project's progress.
+//! The registry of built-in engines, selectable by name (`nogo --engine NAME`, the arena's
+//! built-in players), and the engine options every front end shares ([`EngineArgs`]).
+//! Besides the project's own search ([`Mcts`]) it holds the baselines that measure progress.
 
 pub mod alphabeta;
 pub mod random;
 pub mod seed;
 
+use crate::search::engine::{Budget, Engine};
+use crate::search::mcts::Mcts;
+use crate::search::params::Params;
+use crate::search::time;
+use std::time::{Duration, Instant};
+
+/// The built-in engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// The project's own search (the default).
+    Mcts,
+    /// Uniformly random among legal moves.
+    Random,
+    /// The seed bot: evaluation-only MCTS with the mobility score.
+    Seed,
+    /// The seed's alpha-beta with its shaped evaluation.
+    #[value(name = "alphabeta")]
+    AlphaBeta,
+}
+
+impl EngineKind {
+    /// The engine's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Mcts => "mcts",
+            EngineKind::Random => "random",
+            EngineKind::Seed => "seed",
+            EngineKind::AlphaBeta => "alphabeta",
+        }
+    }
+}
+
+/// Builds a built-in engine; `seed` makes its random choices reproducible.
+pub fn create(kind: EngineKind, seed: u64) -> Box<dyn Engine> {
+    create_with_params(kind, seed, Params::default())
+}
+
+/// Like [`create`], with the search parameters given (the tree's memory cap, for instance);
+/// engines without parameters ignore them.
+pub fn create_with_params(kind: EngineKind, seed: u64, params: Params) -> Box<dyn Engine> {
+    match kind {
+        EngineKind::Mcts => Box::new(Mcts::new(params, seed)),
+        EngineKind::Random => Box::new(random::RandomEngine::new(seed)),
+        EngineKind::Seed => Box::new(seed::SeedEngine::new()),
+        EngineKind::AlphaBeta => Box::new(alphabeta::AlphaBetaEngine::new(seed)),
+    }
+}
+
+/// The engine options shared by the bot, `nogo gtp` and `nogo play`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Thinking time per move in seconds [default: 1, the Botzone bot's first turn 2; none
+    /// when only --nodes is given]. A controller's limits take precedence: GTP's
+    /// time_settings/time_left, Botzone's time_limit.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time: Option<f64>,
+    /// Iterations per move; with no time given, the only limit, so moves are reproducible.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Seed of the engine's random choices.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The engine that chooses the moves.
+    #[arg(long, value_enum, default_value_t = EngineKind::Mcts)]
+    pub engine: EngineKind,
+}
+
+/// A thinking time per move: a positive number of seconds, at most [`time::MAX_MOVE_SECONDS`].
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= time::MAX_MOVE_SECONDS => Ok(v),
+        _ => {
+            Err(format!("'{s}' is not a number of seconds between 0 and {} (a day)", time::MAX_MOVE_SECONDS))
+        }
+    }
+}
+
+impl EngineArgs {
+    /// A new engine as the options choose it.
+    pub fn create(&self) -> Box<dyn Engine> {
+        create(self.engine, self.seed)
+    }
+
+    /// The time limit of a move when no controller sets one: `--time`, else `default`, unless
+    /// `--nodes` alone bounds the search.
+    pub fn move_limit(&self, default: Duration) -> Option<Duration> {
+        self.time.map(Duration::from_secs_f64).or(self.nodes.is_none().then_some(default))
+    }
+
+    /// The budget of a move whose clock started at `start`, with `limit` to answer (a
+    /// controller's, or [`EngineArgs::move_limit`]), and `--nodes`.
+    pub fn budget(&self, start: Instant, limit: Option<Duration>) -> Budget {
+        Budget { deadline: limit.map(|limit| time::deadline(start, limit)), nodes: self.nodes }
+    }
+
+    /// The budget of a move whose clock started at `start` when no controller sets a limit.
+    pub fn move_budget(&self, start: Instant) -> Budget {
+        self.budget(start, self.move_limit(time::TURN_LIMIT))
+    }
+
+    /// How the engine thinks, for people: `mcts, 1 s per move`.
+    pub fn describe(&self) -> String {
+        let mut limits = Vec::new();
+        if let Some(limit) = self.move_limit(time::TURN_LIMIT) {
+            limits.push(format!("{} s", limit.as_secs_f64()));
+        }
+        if let Some(nodes) = self.nodes {
+            limits.push(format!("{nodes} iterations"));
+        }
+        format!("{}, {} per move", self.engine.name(), limits.join(" or "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::engine::{create, Budget, EngineKind};
-    use crate::position::Position;
+    use super::*;
+    use crate::rules::{Point, Position};
     use clap::ValueEnum;
-    use std::time::{Duration, Instant};
 
     #[test]
     fn every_engine_plays_legal_moves_through_whole_games() {
@@ -44,7 +158,7 @@ mod tests {
 
     #[test]
     fn every_engine_answers_by_a_deadline() {
-        let position = Position::from_moves([crate::Point::from_xy(4, 4).unwrap()]).unwrap();
+        let position = Position::from_moves([Point::from_xy(4, 4).unwrap()]).unwrap();
         let limit = Duration::from_millis(100);
         for &kind in EngineKind::value_variants() {
             let started = Instant::now();
@@ -54,5 +168,33 @@ mod tests {
             // Generous: the machine running the tests may be loaded.
             assert!(elapsed < limit * 10, "{} took {elapsed:?} for a {limit:?} budget", kind.name());
         }
+    }
+
+    #[test]
+    fn budget_follows_the_limit_then_time_then_nodes() {
+        let start = Instant::now();
+        let args = |time: Option<f64>, nodes: Option<u64>| EngineArgs {
+            time,
+            nodes,
+            seed: 0,
+            engine: EngineKind::Mcts,
+        };
+        let budget = |args: &EngineArgs, limit: Option<Duration>| match limit {
+            Some(_) => args.budget(start, limit),
+            None => args.move_budget(start),
+        };
+        let only_nodes = budget(&args(None, Some(100)), None);
+        assert_eq!((only_nodes.deadline, only_nodes.nodes), (None, Some(100)));
+        let default = budget(&args(None, None), None);
+        assert_eq!(default.deadline, Some(time::deadline(start, time::TURN_LIMIT)));
+        let timed = budget(&args(Some(3.0), Some(100)), None);
+        assert_eq!(
+            (timed.deadline, timed.nodes),
+            (Some(time::deadline(start, Duration::from_secs(3))), Some(100))
+        );
+        let clocked = budget(&args(Some(3.0), None), Some(Duration::from_secs(7)));
+        assert_eq!(clocked.deadline, Some(time::deadline(start, Duration::from_secs(7))));
+        assert_eq!(args(None, None).describe(), "mcts, 1 s per move");
+        assert_eq!(args(Some(0.5), Some(100)).describe(), "mcts, 0.5 s or 100 iterations per move");
     }
 }

@@ -1,7 +1,7 @@
 //! Uniformly random among legal moves.
 
-use crate::engine::{Budget, Engine, Report};
-use crate::position::Position;
+use crate::rules::position::Position;
+use crate::search::engine::{Budget, Engine, Report};
 use std::time::Instant;
 
 /// Plays a uniformly random legal move.

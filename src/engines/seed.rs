@@ -1,5 +1,5 @@
-//! The seed bot: evaluation-only MCTS, faithfully as `shared/references.md` describes the
-//! student bot this project starts from (top 3 of a Botzone NoGo Swiss tournament).
+//! The seed bot: evaluation-only MCTS, faithfully reimplementing the student bot this project
+//! started from (top 3 of a Botzone NoGo Swiss tournament, rank 15 on the ladder).
 //!
 //! - Selection: the child maximising `Q/N + 2C * sqrt(ln(2 * N_parent) / N)`, `C = 0.1`, where
 //!   `Q` is the plain sum of the mobility values backed up through the child (no squashing into
@@ -18,11 +18,11 @@
 //! score on the seed's own scale. The tree is built afresh for every move, as the reference
 //! describes no reuse.
 
-use crate::bitboard::Bitboard;
-use crate::engine::{Budget, Engine, Report};
-use crate::eval;
-use crate::point::Point;
-use crate::position::Position;
+use crate::rules::point::MAX_MOVES;
+use crate::rules::{Bitboard, Point, Position};
+use crate::search::engine::{Budget, Engine, Proof, Report};
+use crate::search::eval;
+use crate::search::time::CLOCK_INTERVAL;
 use std::time::Instant;
 
 /// The seed's exploration constant `C`.
@@ -30,8 +30,6 @@ pub const EXPLORATION: f64 = 0.1;
 /// The value of a won position for the side that just moved. A non-terminal mobility counts
 /// at most the 80 empty points left after a stone, so 81 is above all of them.
 pub const WIN: i64 = 81;
-/// Iterations between clock reads.
-const CLOCK_INTERVAL: u64 = 256;
 /// Tree nodes kept at most (24 bytes each, about 100 MB); the search stops when full. One node
 /// is added per iteration, so this is several seconds of search.
 const MAX_NODES: usize = 4_000_000;
@@ -193,7 +191,7 @@ impl SeedEngine {
 
 /// A rough win probability from a mean mobility, for display only: the seed has none.
 fn win_rate(mean: f64) -> f64 {
-    1.0 / (1.0 + (-crate::params::EVAL_SLOPE.default * mean).exp())
+    1.0 / (1.0 + (-crate::search::params::Params::default().eval_slope as f64 * mean).exp())
 }
 
 impl Engine for SeedEngine {
@@ -206,7 +204,7 @@ impl Engine for SeedEngine {
         self.nodes.clear();
         self.nodes.push(Node::new(0, NONE));
         let max = budget.nodes.unwrap_or(u64::MAX);
-        let mut path = Vec::with_capacity(82);
+        let mut path = Vec::with_capacity(MAX_MOVES + 1);
         let mut iterations = 0;
         while iterations < max && self.iterate(position, &mut path) {
             iterations += 1;
@@ -214,28 +212,28 @@ impl Engine for SeedEngine {
                 break;
             }
         }
-        let (best, win_rate, proven) = match self.most_visited(0) {
+        let (best, win_rate, proof) = match self.most_visited(0) {
             Some(child) => {
                 let child = self.nodes[child];
-                let proven = child.terminal.then_some(true);
-                (child.point(), if child.terminal { 1.0 } else { win_rate(child.mean()) }, proven)
+                let proof = if child.terminal { Proof::Win } else { Proof::Unknown };
+                (child.point(), if child.terminal { 1.0 } else { win_rate(child.mean()) }, proof)
             }
             // Too small a budget to reach the children: the first legal move beats none.
-            None => (position.legal_moves().first().expect("a non-terminal position"), 0.5, None),
+            None => (position.legal_moves().first().expect("a non-terminal position"), 0.5, Proof::Unknown),
         };
         let mut pv = self.principal_variation();
         if pv.is_empty() {
             pv.push(best);
         }
-        Report { best, iterations, elapsed: started.elapsed(), win_rate, pv, proven }
+        Report { best, iterations, elapsed: started.elapsed(), win_rate, pv, proof }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::test_support::random_positions;
-    use crate::mcts::decisive_move;
+    use crate::rules::tactics::decisive_move;
+    use crate::rules::test_support::random_positions;
     use crate::{Bitboard, Color};
 
     fn point(x: u8, y: u8) -> Point {
@@ -308,7 +306,7 @@ mod tests {
             let mut next = position.clone();
             next.play(report.best).unwrap();
             assert!(next.is_terminal(), "the seed takes the win:\n{position}");
-            assert_eq!(report.proven, Some(true));
+            assert_eq!(report.proof, Proof::Win);
         }
     }
 

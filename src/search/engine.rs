@@ -1,0 +1,119 @@
+//! The interface every move-choosing engine implements: what it may spend ([`Budget`]), what
+//! it answers ([`Report`]), and the results a search can prove ([`Proof`]).
+
+use crate::rules::{Point, Position};
+use std::time::{Duration, Instant};
+
+/// How long an engine may think about one move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget {
+    /// Answer before this instant (already holds the caller's safety margin).
+    pub deadline: Option<Instant>,
+    /// Stop after this many iterations (nodes for tree searches); reproducible given a seed.
+    pub nodes: Option<u64>,
+}
+
+impl Budget {
+    /// A budget of fixed iterations and no clock.
+    pub fn nodes(nodes: u64) -> Budget {
+        Budget { deadline: None, nodes: Some(nodes) }
+    }
+
+    /// A budget ending at `deadline`.
+    pub fn until(deadline: Instant) -> Budget {
+        Budget { deadline: Some(deadline), nodes: None }
+    }
+
+    /// Whether the clock has run out.
+    #[inline]
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// A game-theoretic result, for one side: proven won, proven lost, or not proven.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Proof {
+    #[default]
+    Unknown,
+    Win,
+    Loss,
+}
+
+impl Proof {
+    /// A proven result: a win when `win`, else a loss.
+    #[inline]
+    pub fn proven(win: bool) -> Proof {
+        if win {
+            Proof::Win
+        } else {
+            Proof::Loss
+        }
+    }
+
+    /// The same result seen by the other side.
+    #[inline]
+    pub fn flip(self) -> Proof {
+        match self {
+            Proof::Unknown => Proof::Unknown,
+            Proof::Win => Proof::Loss,
+            Proof::Loss => Proof::Win,
+        }
+    }
+
+    /// Whether the result is proven either way.
+    #[inline]
+    pub fn is_known(self) -> bool {
+        self != Proof::Unknown
+    }
+}
+
+/// What an engine found: the move and the figures a user or the `debug` field wants.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The chosen move; always legal for the side to move.
+    pub best: Point,
+    /// Iterations (or nodes) searched for this move.
+    pub iterations: u64,
+    /// Time spent thinking.
+    pub elapsed: Duration,
+    /// Estimated probability that the side to move wins, in `[0, 1]`.
+    pub win_rate: f64,
+    /// Expected continuation, starting with `best`.
+    pub pv: Vec<Point>,
+    /// What the search proved for the side to move.
+    pub proof: Proof,
+}
+
+impl Report {
+    /// A report for a move chosen without search.
+    pub fn instant(best: Point, win_rate: f64, started: Instant) -> Report {
+        Report {
+            best,
+            iterations: 0,
+            elapsed: started.elapsed(),
+            win_rate,
+            pv: vec![best],
+            proof: Proof::Unknown,
+        }
+    }
+
+    /// A report for a move that wins at once (it leaves the opponent no legal move).
+    pub fn decisive(best: Point, started: Instant) -> Report {
+        Report { proof: Proof::Win, ..Report::instant(best, 1.0, started) }
+    }
+}
+
+/// A move-choosing engine. Engines may keep state between moves (a search tree to reuse), so
+/// one instance plays one game at a time; [`Engine::new_game`] forgets it.
+pub trait Engine: Send {
+    /// The engine's name, as the registry of engines gives it.
+    fn name(&self) -> &'static str;
+
+    /// Chooses a move for the side to move of `position`, which has at least one legal move.
+    fn think(&mut self, position: &Position, budget: &Budget) -> Report;
+
+    /// Forgets anything kept from earlier moves.
+    fn new_game(&mut self) {}
+}

@@ -1,0 +1,663 @@
+//! Monte Carlo tree search scored by evaluation, not playouts.
+//!
+//! The tree (`tree`) is an arena of nodes whose children are created best first
+//! (`ordering`) as the search tries them. Progressive widening bounds the children tried by
+//! the node's visits ([`Params::widening`]); UCB picks among those tried (trying every child
+//! first, and first-play urgencies, measured worse: `docs/strength.md`). A new node is scored
+//! by [`eval::value`] (or proven won or lost: at once, or by the endgame solver's table) and
+//! the value is backed up, flipped at each level; proofs propagate as in MCTS-Solver. Between
+//! moves the subtree of the position reached is kept (`Tree::set_root`).
+
+mod ordering;
+mod tree;
+
+use crate::rules::point::INDEX_COUNT;
+use crate::rules::tactics::{decisive_move, find_decisive};
+use crate::rules::{Bitboard, Color, Point, Position};
+use crate::search::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
+use crate::search::engine::{Budget, Engine, Proof, Report};
+use crate::search::eval;
+use crate::search::params::Params;
+use crate::search::time::CLOCK_INTERVAL;
+use ordering::{ranked_moves, PointStats, FRESH_HISTORY};
+use std::time::Instant;
+use tree::{block_capacity, Node, Tree, MAX_DEPTH};
+
+/// The value of a proven node for the player who moved into it.
+#[inline]
+fn proof_value(proof: Proof) -> f32 {
+    if proof == Proof::Win {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// Solver nodes of the tree's proofs ([`Params::tree_solve_points`])
+/// after which the clock is read before the next [`CLOCK_INTERVAL`] ends: a few milliseconds,
+/// where 256 iterations that each ran a full proof could take over 100.
+const SOLVER_NODES_PER_CLOCK_READ: u64 = 4096;
+
+/// The search: tree, parameters, and what it needs to reuse the tree next move.
+pub struct Mcts {
+    params: Params,
+    tree: Tree,
+    /// Per colour, how each point has done this turn wherever it was played in the tree (the
+    /// "history heuristic"); the ranking of children breaks ties by it.
+    history: [[PointStats; INDEX_COUNT]; 2],
+    rng: fastrand::Rng,
+    /// The exact endgame solver, created the first time an endgame is reached and kept, so
+    /// its table carries proofs from turn to turn.
+    solver: Option<Solver>,
+    /// `sqrt(ln visits)` of the first [`TABLED_VISITS`] visit counts.
+    sqrt_ln_visits: &'static [f32],
+    /// Solver nodes spent on the tree's proofs since the clock was last read.
+    unclocked_solver_nodes: u64,
+}
+
+/// Visit counts whose `sqrt(ln visits)` is tabled: a logarithm per selection costs as much as
+/// the rest of the selection at a small node, and the root and the nodes near it pass a few
+/// thousand visits early in a turn (with a table of 4,096, `ln` was 2.8% of `perf`'s samples of
+/// the bench's middle game). 1 MB, read in order at the root as its visits grow.
+const TABLED_VISITS: usize = 1 << 18;
+
+/// `sqrt(ln visits)`, the factor of a node's visits in its children's exploration bonus.
+#[inline]
+fn sqrt_ln(visits: u32) -> f32 {
+    (visits as f32).ln().sqrt()
+}
+
+/// [`sqrt_ln`] of the first [`TABLED_VISITS`] visit counts, computed once for every search.
+fn sqrt_ln_table() -> &'static [f32] {
+    static TABLE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| (0..TABLED_VISITS as u32).map(sqrt_ln).collect())
+}
+
+impl Mcts {
+    pub fn new(params: Params, seed: u64) -> Mcts {
+        Mcts {
+            params,
+            tree: Tree::new(params.memory_bytes),
+            history: FRESH_HISTORY,
+            rng: fastrand::Rng::with_seed(seed),
+            solver: None,
+            unclocked_solver_nodes: 0,
+            sqrt_ln_visits: sqrt_ln_table(),
+        }
+    }
+
+    /// Nodes in the tree now.
+    pub fn tree_size(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    /// One iteration: descend by UCB, score one new node, back its value up.
+    #[inline]
+    fn iterate(&mut self, root: &Position) {
+        let mut path = [0u32; MAX_DEPTH];
+        let mut depth = 0;
+        let mut position = root.clone();
+        let mut index = 0usize;
+        let value = loop {
+            path[depth] = index as u32;
+            depth += 1;
+            let node = self.tree.nodes[index];
+            if node.proof.is_known() {
+                break proof_value(node.proof);
+            }
+            if node.visits == 0 {
+                break self.evaluate(index, &position);
+            }
+            let Some(child) = self.select(index, &position) else {
+                // The arena is full: refine what is there by backing the node's value up again.
+                break node.mean;
+            };
+            position.play_unchecked(self.tree.nodes[child].point());
+            index = child;
+        };
+        self.backup(&path[..depth], value, root.to_move());
+    }
+
+    /// Scores a new node from its position, proving it when the side to move has no move
+    /// (the mover won) or has a move that leaves the mover none (the mover lost).
+    #[inline]
+    fn evaluate(&mut self, index: usize, position: &Position) -> f32 {
+        let to_move = position.to_move().index();
+        let legal = position.legal_both();
+        let (own, theirs) = (legal[to_move], legal[1 - to_move]);
+        let (proof, value) = if own.is_empty() {
+            (Proof::Win, 1.0)
+        } else if find_decisive(position, own, theirs).is_some() {
+            (Proof::Loss, 0.0)
+        } else if let Some(proof) = self.known_proof(index, own | theirs, position.hash()) {
+            (proof, proof_value(proof))
+        } else if let Some(proof) = self.solve_small_endgame(index, own | theirs, position) {
+            (proof, proof_value(proof))
+        } else {
+            (Proof::Unknown, eval::value(position, theirs, own, &self.params))
+        };
+        self.tree.nodes[index].proof = proof;
+        self.tree.nodes[index].children = own.count() as u8;
+        value
+    }
+
+    /// The proof of the position of node `index` (for the player who moved into it) whose
+    /// live points (legal for either side) are `live` and whose hash is `key`, when the
+    /// endgame solver's table holds it. A failed attempt of the solver at the root still
+    /// proves many positions of the tree; without this, the search could choose a move the
+    /// solver had proven to lose. Only endgames are probed: the solver runs once at most
+    /// [`ENDGAME_POINTS`](crate::search::params::ENDGAME_POINTS) points are live, and live points
+    /// never come back. The root is left to its children's proofs, so that a lost root is
+    /// still searched for the move that resists longest. Against the search without it, at
+    /// 0.1 s a move: 221-179 (a first build that probed the root too) and 215-185, together
+    /// 54.5% [51.0, 57.9] (`docs/strength.md`).
+    fn known_proof(&self, index: usize, live: Bitboard, key: u64) -> Option<Proof> {
+        if index == 0 || live.count() > self.params.endgame_points {
+            return None;
+        }
+        // The table's proof is for the side to move; the node's, for the player who moved.
+        let proof = self.solver.as_ref()?.known(key).flip();
+        proof.is_known().then_some(proof)
+    }
+
+    /// The proof of a new node (not the root) whose position has at most
+    /// [`TREE_SOLVE_POINTS`](crate::search::params::TREE_SOLVE_POINTS) live points, by the endgame
+    /// solver within [`TREE_SOLVE_NODES`](crate::search::params::TREE_SOLVE_NODES) nodes: the
+    /// evaluation misjudges small endgames that a few hundred solver nodes settle, and the
+    /// proof then reaches the nodes above it.
+    fn solve_small_endgame(&mut self, index: usize, live: Bitboard, position: &Position) -> Option<Proof> {
+        if index == 0 || live.count() > self.params.tree_solve_points {
+            return None;
+        }
+        let budget = Budget::nodes(self.params.tree_solve_nodes as u64);
+        let solver = self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS));
+        let verdict = solver.wins(position, &budget);
+        self.unclocked_solver_nodes += solver.nodes();
+        Some(Proof::proven(!verdict?))
+    }
+
+    /// Proves the root's children from the solver's table: a kept tree scored them before
+    /// this turn's solver ran.
+    fn prove_root_children(&mut self, position: &Position) {
+        let [black, white] = position.legal_both();
+        for c in self.tree.nodes[0].child_range() {
+            if !self.tree.nodes[c].proof.is_known() {
+                let key = position.hash_after(self.tree.nodes[c].point());
+                if let Some(proof) = self.known_proof(c, black | white, key) {
+                    self.tree.nodes[c].proof = proof;
+                }
+            }
+        }
+    }
+
+    /// Backs `value` (for the player who moved into the last node of `path`) up the path,
+    /// flipping it at each level, and propagates proofs: a node is lost for its mover when a
+    /// child is won for the side to move there, won when every child is lost. Each move below
+    /// the root (where `to_move` is to play) goes into the history of the colour that played it.
+    #[inline]
+    fn backup(&mut self, path: &[u32], mut value: f32, to_move: Color) {
+        let mut child_proof = Proof::Unknown;
+        // The colour that moved into the last node: `to_move` at odd depths.
+        let mut mover = to_move.index() ^ (path.len() % 2 == 1) as usize;
+        for (depth, &i) in path.iter().enumerate().rev() {
+            let i = i as usize;
+            if child_proof == Proof::Win {
+                self.tree.nodes[i].proof = Proof::Loss;
+            } else if child_proof == Proof::Loss && self.all_children_lost(i) {
+                self.tree.nodes[i].proof = Proof::Win;
+            }
+            let node = &mut self.tree.nodes[i];
+            node.update(value);
+            child_proof = node.proof;
+            if depth > 0 {
+                self.history[mover][node.mv as usize].record(value);
+            }
+            value = 1.0 - value;
+            mover ^= 1;
+        }
+    }
+
+    fn all_children_lost(&self, index: usize) -> bool {
+        let node = self.tree.nodes[index];
+        node.tried == node.children
+            && self.tree.nodes[node.child_range()].iter().all(|c| c.proof == Proof::Loss)
+    }
+
+    /// The child to descend into from a visited node whose position is `position`: the next
+    /// untried child while there is one (and room for it), else the best tried child by UCB
+    /// among those not proven lost. `None` when a child is needed and the arena is full.
+    #[inline]
+    fn select(&mut self, index: usize, position: &Position) -> Option<usize> {
+        let node = self.tree.nodes[index];
+        // Progressive widening: a node visited n times may have ceil(w * sqrt(n)) children,
+        // that is, one more while fewer than w * sqrt(n) are tried.
+        let widest = self.params.widening * (node.visits as f32).sqrt();
+        if node.tried < node.children && (node.tried as f32) < widest {
+            if let Some(child) = self.try_next(index, position) {
+                return Some(child);
+            }
+        }
+        let explore = self.params.exploration
+            * match self.sqrt_ln_visits.get(node.visits as usize) {
+                Some(&tabled) => tabled,
+                None => sqrt_ln(node.visits),
+            };
+        let mut best = 0;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, c) in self.tree.nodes[node.child_range()].iter().enumerate() {
+            let mut score = c.mean + explore * c.inv_sqrt_visits;
+            if c.proof == Proof::Loss {
+                score = -1.0;
+            }
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        (node.tried > 0).then_some(node.first_child as usize + best)
+    }
+
+    /// The points near the move that reached node `index`, whose children are tried first
+    /// among equal mobilities; none at a root whose last move is unknown.
+    fn near_last_move(&self, index: usize) -> Bitboard {
+        let last_move =
+            if index == 0 { self.tree.root_last_move() } else { Some(self.tree.nodes[index].point()) };
+        last_move.map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(self.params.last_move_radius))
+    }
+
+    /// Creates the next untried child of a node, growing its block when full; `None` when
+    /// the arena has no room.
+    fn try_next(&mut self, index: usize, position: &Position) -> Option<usize> {
+        let node = self.tree.nodes[index];
+        let (tried, legal) = (node.tried as usize, node.children as usize);
+        let mut first = node.first_child as usize;
+        if tried == block_capacity(tried, legal) {
+            let grown = block_capacity(tried + 1, legal);
+            first = self.tree.grow_block(index, grown)?;
+            // The new slots take the next moves of the ranking, computed again on each
+            // growth (every doubling of the block) rather than stored per node.
+            // The ranking's ties change with the history, so the tried moves are left out and
+            // the new slots take the best of the rest.
+            let tried_moves = self.tree.nodes[first..first + tried]
+                .iter()
+                .fold(Bitboard::EMPTY, |set, c| set | Bitboard::from(c.point()));
+            let history = &self.history[position.to_move().index()];
+            let moves =
+                ranked_moves(position, grown - tried, self.near_last_move(index), history, tried_moves);
+            for (slot, &mv) in
+                self.tree.nodes[first + tried..first + grown].iter_mut().zip(&moves[..grown - tried])
+            {
+                *slot = Node { mv, ..Node::default() };
+            }
+        }
+        self.tree.nodes[index].tried += 1;
+        Some(first + tried)
+    }
+
+    /// The child of a node to play: a proven win, else the most visited not proven lost,
+    /// else (everything lost) the most visited.
+    fn best_child(&self, index: usize) -> Option<usize> {
+        let node = self.tree.nodes[index];
+        let tried = node.child_range();
+        let key = |&c: &usize| {
+            let child = self.tree.nodes[c];
+            (child.visits, std::cmp::Reverse(c))
+        };
+        tried.clone().find(|&c| self.tree.nodes[c].proof == Proof::Win).or_else(|| {
+            tried
+                .clone()
+                .filter(|&c| self.tree.nodes[c].proof != Proof::Loss)
+                .max_by_key(key)
+                .or_else(|| tried.max_by_key(key))
+        })
+    }
+
+    /// Tries to prove a win with the exact solver, on a share of the budget, once few points
+    /// are playable; the report of the winning move, or `None` to search the tree instead.
+    fn solve_endgame(&mut self, position: &Position, budget: &Budget, started: Instant) -> Option<Report> {
+        let [black, white] = position.legal_both();
+        if (black | white).count() > self.params.endgame_points {
+            return None;
+        }
+        let share = self.params.endgame_share;
+        let solver_budget = Budget {
+            deadline: budget.deadline.map(|d| started + d.saturating_duration_since(started).mul_f32(share)),
+            nodes: budget.nodes.map(|n| (n as f32 * share) as u64),
+        };
+        let solver = self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS));
+        match solver.solve(position, &solver_budget)? {
+            Solution { win: true, best: Some(best), nodes } => Some(Report {
+                best,
+                iterations: nodes,
+                elapsed: started.elapsed(),
+                win_rate: 1.0,
+                pv: vec![best],
+                proof: Proof::Win,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Visits of the root's child playing `mv` (0 when not searched).
+    pub fn root_child_visits(&self, mv: Point) -> u32 {
+        let root = self.tree.nodes.first().copied().unwrap_or_default();
+        root.child_range()
+            .map(|c| self.tree.nodes[c])
+            .find(|child| child.mv as usize == mv.index())
+            .map_or(0, |child| child.visits)
+    }
+
+    /// The root's searched children after a search: each move with its visits and mean value
+    /// for the side to move at the root. For analysis displays; meaningful only after a
+    /// [`Engine::think`] that searched (a decisive move is answered without a search).
+    pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
+        let root = self.tree.nodes.first().copied().unwrap_or_default();
+        root.child_range()
+            .take(root.tried as usize)
+            .map(|c| self.tree.nodes[c])
+            .map(|n| (n.point(), n.visits, n.mean))
+            .collect()
+    }
+
+    fn principal_variation(&self) -> Vec<Point> {
+        let mut pv = Vec::new();
+        let mut index = 0;
+        while let Some(child) = self.best_child(index) {
+            pv.push(self.tree.nodes[child].point());
+            index = child;
+        }
+        pv
+    }
+}
+
+impl Engine for Mcts {
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+
+    fn think(&mut self, position: &Position, budget: &Budget) -> Report {
+        let started = Instant::now();
+        if let Some(win) = decisive_move(position) {
+            return Report::decisive(win, started);
+        }
+        if let Some(report) = self.solve_endgame(position, budget, started) {
+            return report;
+        }
+        self.tree.set_root(position);
+        self.prove_root_children(position);
+        self.history = FRESH_HISTORY;
+        let mut iterations = 0u64;
+        let max = budget.nodes.unwrap_or(u64::MAX);
+        while iterations < max && !self.tree.nodes[0].proof.is_known() {
+            self.iterate(position);
+            iterations += 1;
+            if iterations.is_multiple_of(CLOCK_INTERVAL)
+                || self.unclocked_solver_nodes >= SOLVER_NODES_PER_CLOCK_READ
+            {
+                self.unclocked_solver_nodes = 0;
+                if budget.expired() {
+                    break;
+                }
+            }
+        }
+        let best_child = self.best_child(0);
+        let (best, win_rate) = match best_child {
+            Some(child) => (self.tree.nodes[child].point(), self.tree.nodes[child].mean as f64),
+            None => {
+                // No iteration ran (an expired budget): any legal move beats none.
+                let legal: Bitboard = position.legal_moves();
+                let pick = legal.choose(&mut self.rng).expect("non-terminal");
+                (pick, 0.5)
+            }
+        };
+        // The root's proof is for the player who moved into it: flipped for the side to move.
+        let proof = self.tree.nodes[0].proof.flip();
+        Report {
+            best,
+            iterations,
+            elapsed: started.elapsed(),
+            win_rate: match proof {
+                Proof::Win => 1.0,
+                Proof::Loss => 0.0,
+                Proof::Unknown => win_rate,
+            },
+            pv: self.principal_variation(),
+            proof,
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.tree.forget();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::test_support::random_positions;
+    use crate::search::endgame;
+
+    fn play_out(moves: &[(u8, u8)]) -> Position {
+        Position::from_moves(moves.iter().map(|&(x, y)| Point::from_xy(x, y).unwrap())).unwrap()
+    }
+
+    #[test]
+    fn fixed_nodes_are_reproducible_and_legal() {
+        let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+        let a = Mcts::new(Params::default(), 1).think(&position, &Budget::nodes(5000));
+        let b = Mcts::new(Params::default(), 2).think(&position, &Budget::nodes(5000));
+        assert_eq!(a.best, b.best, "search does not depend on the seed when it needs no randomness");
+        assert_eq!(a.iterations, 5000);
+        assert!(position.legal_moves().has(a.best));
+        assert_eq!(a.pv.first(), Some(&a.best));
+    }
+
+    #[test]
+    fn the_solvers_proofs_reach_the_tree() {
+        // Endgames the solver proves lost for the side to move: its share of the budget ends
+        // with no winning move to play, and the tree search that follows finds each root
+        // move's proof in the solver's table as it tries the move, so it reports the loss.
+        // (A search that does not read the table fails here: its share does not prove them.)
+        let live = |p: &Position| {
+            let [black, white] = p.legal_both();
+            (black | white).count()
+        };
+        let params = Params { endgame_points: 81, memory_bytes: 1 << 20, ..Params::default() };
+        let mut lost = 0;
+        for position in random_positions(7, |p| (14..=18).contains(&live(p))) {
+            let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
+            if exact.win || decisive_move(&position).is_some() {
+                continue;
+            }
+            let budget = Budget::nodes(2 * exact.nodes + 200);
+            let report = Mcts::new(params, 0).think(&position, &budget);
+            assert_eq!(report.proof, Proof::Loss, "the loss is reported\n{position}");
+            lost += 1;
+        }
+        assert!(lost >= 5, "only {lost} lost positions");
+    }
+
+    #[test]
+    fn small_endgames_in_the_tree_are_proven_by_the_solver() {
+        // With the root's own solver off, a short search proves its root only through the
+        // proofs of its children: with the tree's proofs on, every position below the limit is
+        // proven, with the solver's verdict; without them, fewer are.
+        let live = |p: &Position| {
+            let [black, white] = p.legal_both();
+            (black | white).count()
+        };
+        let off =
+            Params { endgame_points: 0, tree_solve_points: 0, memory_bytes: 1 << 20, ..Params::default() };
+        let on = Params { tree_solve_points: 16, tree_solve_nodes: 1_000_000, ..off };
+        let (mut positions, mut proven_without) = (0, 0);
+        for position in random_positions(9, |p| (12..=16).contains(&live(p))) {
+            let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
+            let report = Mcts::new(on, 0).think(&position, &Budget::nodes(3000));
+            assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
+            if Mcts::new(off, 0).think(&position, &Budget::nodes(3000)).proof.is_known() {
+                proven_without += 1;
+            }
+            positions += 1;
+        }
+        assert!(positions >= 10, "only {positions} positions");
+        assert!(proven_without < positions, "the search proves them all without the solver");
+    }
+
+    #[test]
+    fn endgame_wins_proven_by_the_solver_are_played() {
+        let params = Params { endgame_points: 81, memory_bytes: 1 << 20, ..Params::default() };
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut proven = 0;
+        while proven < 10 {
+            let mut moves = Vec::new();
+            crate::rules::random_game(&mut rng, |p| moves.push(p));
+            // Twelve moves before the end: small enough to solve in the test's budget.
+            let cut = moves.len().saturating_sub(12);
+            let position = Position::from_moves(moves[..cut].iter().copied()).unwrap();
+            let Some(solution) = endgame::solve(&position, &Budget::nodes(200_000)) else { continue };
+            if !solution.win || decisive_move(&position).is_some() {
+                continue;
+            }
+            let report = Mcts::new(params, 0).think(&position, &Budget::nodes(400_000));
+            assert_eq!(report.proof, Proof::Win);
+            let mut next = position.clone();
+            next.play(report.best).unwrap();
+            let reply = endgame::solve(&next, &Budget::nodes(200_000)).expect("solvable");
+            assert!(!reply.win, "after the reported winning move the opponent is lost");
+            proven += 1;
+        }
+    }
+
+    /// The ranking computed by making every move but those in `skip`: mobility after it, then
+    #[test]
+    fn plays_a_decisive_move_at_once() {
+        for position in random_positions(5, |p| decisive_move(p).is_some()) {
+            let report = Mcts::new(Params::default(), 0).think(&position, &Budget::nodes(1000));
+            assert_eq!(report.proof, Proof::Win);
+            let mut next = position.clone();
+            next.play(report.best).unwrap();
+            assert!(next.is_terminal(), "the reported win ends the game");
+        }
+    }
+
+    #[test]
+    fn tree_is_reused_two_moves_later_and_stays_under_the_cap() {
+        let params = Params { memory_bytes: 400_000, ..Params::default() };
+        let mut mcts = Mcts::new(params, 0);
+        let cap = mcts.tree.capacity();
+        let mut position = Position::new();
+        let mut rng = fastrand::Rng::with_seed(9);
+        for turn in 0..12 {
+            let searched = position.clone();
+            let report = mcts.think(&position, &Budget::nodes(30_000));
+            assert!(mcts.tree_size() <= cap);
+            assert!(position.legal_moves().has(report.best));
+            position.play(report.best).unwrap();
+            if position.is_terminal() {
+                break;
+            }
+            let reply = position.legal_moves().choose(&mut rng).unwrap();
+            let searched_reply = {
+                let child = mcts.best_child(0).unwrap();
+                mcts.tree.nodes[child].tried > 0
+            };
+            position.play(reply).unwrap();
+            if position.is_terminal() {
+                break;
+            }
+            let before = mcts.tree.find_descendant(&searched, &position, 2);
+            if turn > 0 && searched_reply {
+                // Whether this exact reply was searched depends on the tree; when it was, the
+                // next search starts from its statistics.
+                if let Some(index) = before {
+                    let visits = mcts.tree.nodes[index].visits;
+                    mcts.tree.set_root(&position);
+                    assert_eq!(mcts.tree.nodes[0].visits, visits, "root keeps the reused statistics");
+                }
+            }
+        }
+    }
+
+    /// Checks every child in a block, tried or not yet, is a legal, distinct move of its
+    /// parent's position and no node has fewer visits than its children together.
+    fn assert_consistent(mcts: &Mcts, index: usize, position: &Position) {
+        let node = mcts.tree.nodes[index];
+        let mut seen = Bitboard::EMPTY;
+        let widest = (mcts.params.widening * (node.visits as f32).sqrt()).ceil() as u8;
+        assert!(node.tried <= widest, "node {index}: {} children after {} visits", node.tried, node.visits);
+        for slot in node.block_range() {
+            let p = mcts.tree.nodes[slot].point();
+            assert!(position.legal_moves().has(p) && !seen.has(p), "child {p} of node {index}");
+            seen |= Bitboard::from(p);
+        }
+        let mut child_visits = 0;
+        for child in node.child_range() {
+            child_visits += mcts.tree.nodes[child].visits;
+            let mut next = position.clone();
+            next.play_unchecked(mcts.tree.nodes[child].point());
+            assert_consistent(mcts, child, &next);
+        }
+        assert!(node.visits >= child_visits);
+    }
+
+    #[test]
+    fn history_counts_each_move_for_the_colour_that_played_it() {
+        let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+        let mut mcts = Mcts::new(Params::default(), 0);
+        mcts.think(&position, &Budget::nodes(20_000));
+        let to_move = position.to_move().index();
+        let root = mcts.tree.nodes[0];
+        assert!(root.tried > 1);
+        for child in root.child_range().map(|c| mcts.tree.nodes[c]) {
+            let stats = mcts.history[to_move][child.mv as usize];
+            // Every visit of the child played its move for the side to move; deeper nodes may
+            // have played it too.
+            assert!(
+                stats.count >= child.visits as f32,
+                "{}: {} < {}",
+                child.point(),
+                stats.count,
+                child.visits
+            );
+            assert!((0.0..=stats.count).contains(&stats.sum));
+        }
+        let played: f32 = mcts.history.iter().flatten().map(|s| s.count).sum();
+        let below_root: u32 = root.child_range().map(|c| subtree_visits(&mcts, c) as u32).sum();
+        assert_eq!(played, below_root as f32, "one record per node on each path below the root");
+    }
+
+    #[test]
+    fn compaction_keeps_the_subtree_intact_and_growable() {
+        let mut mcts = Mcts::new(Params::default(), 0);
+        let root = Position::new();
+        mcts.think(&root, &Budget::nodes(20_000));
+        let child = mcts.best_child(0).unwrap();
+        let grandchild = mcts.best_child(child).unwrap();
+        let mut target = root.clone();
+        target.play_unchecked(mcts.tree.nodes[child].point());
+        target.play_unchecked(mcts.tree.nodes[grandchild].point());
+        let sum_before = subtree_visits(&mcts, grandchild);
+        let size_before = subtree_size(&mcts, grandchild);
+        mcts.tree.set_root(&target);
+        assert_eq!(
+            mcts.tree.root_last_move(),
+            Some(mcts.tree.nodes[0].point()),
+            "the reused root's move is the last move"
+        );
+        assert_eq!(subtree_visits(&mcts, 0), sum_before);
+        assert_eq!(subtree_size(&mcts, 0), size_before);
+        assert!(mcts.tree_size() >= size_before);
+        assert_consistent(&mcts, 0, &target);
+        mcts.think(&target, &Budget::nodes(20_000));
+        assert_consistent(&mcts, 0, &target);
+    }
+
+    fn subtree_visits(mcts: &Mcts, index: usize) -> u64 {
+        mcts.tree.nodes[index].visits as u64
+            + mcts.tree.nodes[index].child_range().map(|c| subtree_visits(mcts, c)).sum::<u64>()
+    }
+
+    fn subtree_size(mcts: &Mcts, index: usize) -> usize {
+        1 + mcts.tree.nodes[index].child_range().map(|c| subtree_size(mcts, c)).sum::<usize>()
+    }
+}

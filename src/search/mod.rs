@@ -1,0 +1,14 @@
+//! Choosing a move: the engine interface, the leaf evaluation, the tree search, the exact
+//! endgame solver, the tunable parameters and time management.
+
+pub mod endgame;
+pub mod engine;
+pub mod eval;
+pub mod mcts;
+pub mod params;
+pub mod time;
+
+pub use endgame::Solver;
+pub use engine::{Budget, Engine, Proof, Report};
+pub use mcts::Mcts;
+pub use params::Params;

@@ -1,0 +1,145 @@
+//! Every tunable parameter of the search, declared once, with its default and range.
+//!
+//! One line of `tunables!` per parameter generates its field of [`Params`], its default, its
+//! entry in [`Params::TUNABLES`] (for listing and tuners) and its name for [`Params::set`]. The
+//! ranges bound tuning (SPSA, grids) and the settings tools accept. The evidence for each value
+//! is its section of `docs/strength.md` (`#` and the parameter's name).
+
+/// A tunable value with the range tuning may explore.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    /// What the parameter does, in one line.
+    pub doc: &'static str,
+}
+
+/// Default tree memory: 200 MB, leaving room under Botzone's 256 MB for the rest.
+pub const DEFAULT_MEMORY_BYTES: usize = 200 * 1000 * 1000;
+
+/// Declares the tunables: `name: type = default, min..=max, "doc";` each.
+macro_rules! tunables {
+    ($($name:ident: $ty:ty = $default:literal, $min:literal..=$max:literal, $doc:literal;)*) => {
+        /// The values the search runs with.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Params {
+            $(
+                #[doc = $doc]
+                #[doc = concat!("\n\nEvidence: `docs/strength.md#", stringify!($name), "`.")]
+                pub $name: $ty,
+            )*
+            /// Bytes the search tree may use (the whole arena).
+            pub memory_bytes: usize,
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $($name: $default,)* memory_bytes: DEFAULT_MEMORY_BYTES }
+            }
+        }
+
+        impl Params {
+            /// Every tunable, in declaration order.
+            pub const TUNABLES: &[Tunable] = &[$(Tunable {
+                name: stringify!($name),
+                default: $default as f64,
+                min: $min as f64,
+                max: $max as f64,
+                doc: $doc,
+            },)*];
+
+            /// Sets the tunable `name` to `value` (rounded down for whole-number parameters),
+            /// so tools that take `name=value` settings follow the declarations here; an error
+            /// for another name or a value outside the tunable's range.
+            pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+                let tunable = Params::tunable(name).ok_or_else(|| format!("unknown parameter {name}"))?;
+                if !(tunable.min..=tunable.max).contains(&value) {
+                    return Err(format!("{name} = {value} is outside its range {}..={}", tunable.min, tunable.max));
+                }
+                match name {
+                    $(stringify!($name) => self.$name = value as $ty,)*
+                    _ => unreachable!("every tunable has a field"),
+                }
+                Ok(())
+            }
+
+            /// The value of the tunable `name`, if there is one.
+            pub fn get(&self, name: &str) -> Option<f64> {
+                match name {
+                    $(stringify!($name) => Some(self.$name as f64),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+tunables! {
+    exploration: f32 = 0.1, 0.02..=1.5,
+        "UCB exploration constant `c` in `mean + c * sqrt(ln N / n)` (values are in [0, 1]).";
+    eval_slope: f32 = 0.4, 0.05..=2.0,
+        "Slope of the logistic that squashes the evaluation's score into a win probability.";
+    endgame_points: u32 = 22, 0..=40,
+        "The exact endgame solver runs first once at most this many points are live (0: never).";
+    endgame_share: f32 = 0.5, 0.1..=0.9,
+        "Share of the turn's budget the endgame solver may use before the tree search takes over.";
+    widening: f32 = 0.7, 0.25..=8.0,
+        "Progressive widening: a node visited n times may have ceil(widening * sqrt(n)) children.";
+    last_move_radius: u32 = 2, 0..=4,
+        "Children within this many steps of the last move are tried first among equal mobilities.";
+    eye_weight: f32 = 0.4, 0.0..=2.0,
+        "Points of mobility an eye of difference is worth in the evaluation, late in the game.";
+    eye_points: u32 = 40, 0..=81,
+        "The evaluation counts eyes once at most this many points are empty.";
+    eval_tempo: f32 = 1.0, -2.0..=3.0,
+        "Points of mobility the next move is worth to the side to move, in the evaluation.";
+    tree_solve_points: u32 = 10, 0..=22,
+        "New tree nodes with at most this many live points are proven by the solver (0: never).";
+    tree_solve_nodes: u32 = 500, 10..=100_000,
+        "The solver's node budget for each of the tree's proofs.";
+}
+
+impl Params {
+    /// The tunable named `name`, if there is one.
+    pub fn tunable(name: &str) -> Option<&'static Tunable> {
+        Params::TUNABLES.iter().find(|t| t.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tunable_can_be_set_by_name_and_only_those() {
+        let defaults = Params::default();
+        for tunable in Params::TUNABLES {
+            let mut params = defaults;
+            let value = params.get(tunable.name).unwrap();
+            assert!((value - tunable.default).abs() < 1e-6, "{} defaults as declared", tunable.name);
+            params.set(tunable.name, tunable.default).unwrap();
+            assert_eq!(params, defaults, "{} defaults as declared", tunable.name);
+            params.set(tunable.name, tunable.max).unwrap();
+            assert_ne!(params, defaults, "{} sets a field", tunable.name);
+            assert!((params.get(tunable.name).unwrap() - tunable.max).abs() < 1e-3, "{}", tunable.name);
+            // Each name sets its own field: setting it back restores every other field too.
+            params.set(tunable.name, tunable.default).unwrap();
+            assert_eq!(params, defaults, "{}", tunable.name);
+            assert!(tunable.min <= tunable.default && tunable.default <= tunable.max, "{}", tunable.name);
+        }
+        assert!(Params::default().set("memory_bytes", 1.0).is_err());
+        assert!(Params::default().set("explore", 0.2).is_err());
+        assert_eq!(Params::default().get("explore"), None);
+    }
+
+    #[test]
+    fn values_outside_a_range_are_refused() {
+        let mut params = Params::default();
+        assert!(params.set("exploration", 1.6).unwrap_err().contains("outside its range"));
+        assert!(params.set("endgame_points", -1.0).is_err());
+        assert!(params.set("endgame_points", f64::NAN).is_err());
+        assert_eq!(params, Params::default());
+    }
+}

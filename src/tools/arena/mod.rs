@@ -1,0 +1,382 @@
+//! `nogo arena`: matches between two players judged as Botzone judges them, with the
+//! statistics an engine tester trusts, and every game kept as SGF.
+//!
+//! Games go in pairs: game `2k` and `2k + 1` start from the same opening with colours
+//! swapped. Each worker thread (`-j`) plays one game at a time; the main thread keeps the
+//! score, writes records, and stops the match when an SPRT decides.
+
+pub mod botzone;
+pub mod builtin;
+pub mod gtp;
+pub mod judge;
+pub mod openings;
+pub mod player;
+pub mod process;
+pub mod spec;
+pub mod stats;
+
+use crate::rules::point::Color;
+use judge::{Limits, Outcome, Verdict};
+use openings::Opening;
+use serde_json::json;
+use spec::PlayerSpec;
+use stats::{Hypothesis, Sprt, Tally};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Options of `nogo arena`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "PLAYER is one of:\n  \
+    builtin:NAME or NAME   a built-in engine in this process (mcts, random, seed, alphabeta)\n  \
+    CMD or json:CMD        a command speaking Botzone's JSON protocol\n  \
+    text:CMD               a command speaking Botzone's simplified text protocol\n  \
+    gtp:CMD                a command speaking GTP\n\
+    Commands run through `sh -c`, each in its own process group; a Botzone bot that prints\n\
+    >>>BOTZONE_REQUEST_KEEP_RUNNING<<< after its answer is kept running as on Botzone.")]
+pub struct ArenaArgs {
+    /// The first player (its score is the one reported).
+    #[arg(long, value_name = "PLAYER")]
+    pub player1: String,
+    /// The second player.
+    #[arg(long, value_name = "PLAYER")]
+    pub player2: String,
+    /// Name of player 1 in reports and records [default: from the engine or command].
+    #[arg(long, value_name = "NAME")]
+    pub name1: Option<String>,
+    /// Name of player 2.
+    #[arg(long, value_name = "NAME")]
+    pub name2: Option<String>,
+    /// Games to play; each opening is played twice, colours swapped.
+    #[arg(short = 'n', long, default_value_t = 100, value_name = "N")]
+    pub games: u64,
+    /// Seconds a player has per turn (Botzone: 1).
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    pub time: f64,
+    /// Seconds for a player's first turn of a game [default: twice --time, as Botzone's 2 s
+    /// for 1 s].
+    #[arg(long, value_name = "SECONDS")]
+    pub first_time: Option<f64>,
+    /// Openings file (format in src/arena/openings.rs), `standard` (the built-in set from
+    /// fixtures/openings/standard.txt), or `none` (every game from the empty board).
+    #[arg(long, default_value = "standard", value_name = "FILE")]
+    pub openings: String,
+    /// Games played at once; each needs a core of its own.
+    #[arg(short = 'j', long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// Seed of built-in engines' random choices [default: from the clock; reported].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop when the SPRT decides, e.g. `0,10,0.05,0.05` (Elo of player 1 over player 2).
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    pub sprt: Option<Sprt>,
+    /// Write each game as DIR/game-NNNN.sgf.
+    #[arg(long, value_name = "DIR")]
+    pub sgf_dir: Option<PathBuf>,
+    /// Write the JSON summary to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// No progress line; faults and the closing report still go to stderr.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+/// Runs a match; the exit code (2 for bad options).
+pub fn run(args: ArenaArgs) -> i32 {
+    match Match::new(args) {
+        Ok(m) => m.play(),
+        Err(e) => {
+            eprintln!("nogo arena: {e}");
+            2
+        }
+    }
+}
+
+/// A match ready to play.
+struct Match {
+    args: ArenaArgs,
+    specs: [PlayerSpec; 2],
+    names: [String; 2],
+    limits: Limits,
+    openings: Vec<Opening>,
+    seed: u64,
+}
+
+/// A finished game and the schedule it came from.
+struct Played {
+    number: u64,
+    player1_colour: Color,
+    opening: usize,
+    game: Outcome,
+}
+
+impl Match {
+    fn new(args: ArenaArgs) -> Result<Match, String> {
+        let specs = [PlayerSpec::parse(&args.player1)?, PlayerSpec::parse(&args.player2)?];
+        let mut names = [
+            args.name1.clone().unwrap_or_else(|| specs[0].default_name()),
+            args.name2.clone().unwrap_or_else(|| specs[1].default_name()),
+        ];
+        if names[0] == names[1] {
+            names = [format!("{}-1", names[0]), format!("{}-2", names[1])];
+        }
+        let seconds = |value: f64, option: &str| {
+            if value.is_finite() && value > 0.0 && value < 1e6 {
+                Ok(Duration::from_secs_f64(value))
+            } else {
+                Err(format!("{option} must be a positive number of seconds, got {value}"))
+            }
+        };
+        let turn = seconds(args.time, "--time")?;
+        let first_turn = seconds(args.first_time.unwrap_or(2.0 * args.time), "--first-time")?;
+        if args.games == 0 || args.concurrency == 0 {
+            return Err("--games and --concurrency must be at least 1".into());
+        }
+        if let Some(dir) = &args.sgf_dir {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let openings = openings::load(&args.openings)?;
+        let seed = args.seed.unwrap_or_else(|| fastrand::u64(..) >> 16);
+        Ok(Match { specs, names, limits: Limits { turn, first_turn }, openings, seed, args })
+    }
+
+    fn names(&self) -> [&str; 2] {
+        [&self.names[0], &self.names[1]]
+    }
+
+    /// Game `number`'s opening index and player 1's colour.
+    fn schedule(&self, number: u64) -> (usize, Color) {
+        let opening = (number / 2) as usize % self.openings.len();
+        (opening, if number.is_multiple_of(2) { Color::Black } else { Color::White })
+    }
+
+    /// Plays game `number`; `None` when the match stopped first.
+    fn play_game(&self, number: u64, stop: &AtomicBool) -> Option<Played> {
+        let (opening, player1_colour) = self.schedule(number);
+        let engine_seed = |player: u64| splitmix(self.seed ^ splitmix(2 * number + player));
+        let mut player1 = self.specs[0].create(engine_seed(0), self.limits.turn);
+        let mut player2 = self.specs[1].create(engine_seed(1), self.limits.turn);
+        let (black, white, names) = match player1_colour {
+            Color::Black => (&mut player1, &mut player2, [self.names[0].as_str(), &self.names[1]]),
+            Color::White => (&mut player2, &mut player1, [self.names[1].as_str(), &self.names[0]]),
+        };
+        let moves = &self.openings[opening].moves;
+        let game = judge::play([black.as_mut(), white.as_mut()], names, moves, self.limits, stop)?;
+        Some(Played { number, player1_colour, opening, game })
+    }
+
+    /// Games played at once: no more than there are games.
+    fn concurrency(&self) -> usize {
+        self.args.concurrency.min(usize::try_from(self.args.games).unwrap_or(usize::MAX))
+    }
+
+    fn warn_if_oversubscribed(&self) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Botzone bots are stopped or gone between turns and built-in engines think only when
+        // asked, so a game keeps one core busy; a GTP engine may ponder on its opponent's time.
+        let per_game = 1 + self.specs.iter().filter(|s| s.may_ponder()).count();
+        let concurrency = self.concurrency();
+        let needed = concurrency * per_game;
+        if needed > cores {
+            eprintln!(
+                "nogo arena: warning: -j {concurrency} needs {needed} cores ({per_game} per game) but \
+                 {cores} are available; move times will suffer"
+            );
+        }
+    }
+
+    fn play(self) -> i32 {
+        self.warn_if_oversubscribed();
+        let total = self.args.games;
+        let next = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        let mut tally = Tally::default();
+        let mut decision = None;
+        let progress = Progress { enabled: !self.args.quiet, terminal: std::io::stderr().is_terminal() };
+        std::thread::scope(|scope| {
+            let (sender, receiver) = mpsc::channel();
+            for _ in 0..self.concurrency() {
+                let (sender, next, stop, this) = (sender.clone(), &next, &stop, &self);
+                scope.spawn(move || loop {
+                    let number = next.fetch_add(1, Ordering::Relaxed);
+                    if number >= total || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Some(played) = this.play_game(number, stop) else { break };
+                    if sender.send(played).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(sender);
+            for played in receiver {
+                // Games that end after the SPRT decided are not counted: the match ended there.
+                if decision.is_some() {
+                    continue;
+                }
+                tally.add(played.number + 1, played.player1_colour, &played.game);
+                self.write_sgf(&played);
+                if played.game.verdict != Verdict::NoLegalMove {
+                    let reason = played.game.record.result.as_ref().map_or("", |r| r.reason.as_str());
+                    progress.note(&format!("game {}: {reason}", played.number + 1));
+                }
+                let loser = !played.game.winner;
+                if let Some(at) = played.game.proofs[loser.index()].win {
+                    let name = colour_name(&played.game.record, loser);
+                    let number = played.number + 1;
+                    progress.note(&format!(
+                        "game {number}: WARNING: {name} lost after reporting a proven win at move {at}"
+                    ));
+                }
+                if let Some(sprt) = self.args.sprt {
+                    decision = sprt.decision(tally.wins(), tally.losses());
+                    if decision.is_some() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                progress.update(tally.games(), total, &self.progress_line(&tally, total));
+            }
+        });
+        progress.finish();
+        for line in tally.report(self.names()) {
+            eprintln!("{line}");
+        }
+        if let (Some(sprt), Some(h)) = (self.args.sprt, decision) {
+            eprintln!("{sprt}: {h:?} accepted after {} games", tally.games());
+        }
+        self.write_summary(&tally, decision)
+    }
+
+    fn progress_line(&self, tally: &Tally, total: u64) -> String {
+        let mut line = format!("[{:>4}/{total}] {}", tally.games(), tally.score_line(self.names()));
+        if let Some(sprt) = self.args.sprt {
+            let (lower, upper) = sprt.bounds();
+            line.push_str(&format!(
+                "; LLR {:.2} ({lower:.2}, {upper:.2})",
+                sprt.llr(tally.wins(), tally.losses())
+            ));
+        }
+        line
+    }
+
+    fn write_sgf(&self, played: &Played) {
+        let Some(dir) = &self.args.sgf_dir else { return };
+        let opening = &self.openings[played.opening];
+        let moves: Vec<String> = opening.moves.iter().map(|p| p.to_string()).collect();
+        let mut record = played.game.record.clone();
+        record.comment = format!(
+            "nogo arena game {} of {}; opening {} ({}); {:.3} s per turn, {:.3} s first turn; seed {}",
+            played.number + 1,
+            self.args.games,
+            opening.source,
+            moves.join(" "),
+            self.limits.turn.as_secs_f64(),
+            self.limits.first_turn.as_secs_f64(),
+            self.seed
+        );
+        for colour in [Color::Black, Color::White] {
+            let proofs = played.game.proofs[colour.index()];
+            let name = colour_name(&played.game.record, colour);
+            for (at, result) in [(proofs.win, "win"), (proofs.loss, "loss")] {
+                if let Some(at) = at {
+                    record.comment += &format!("\n{name} ({colour}) reported a proven {result} at move {at}");
+                }
+            }
+        }
+        let path = dir.join(format!("game-{:04}.sgf", played.number + 1));
+        if let Err(e) = std::fs::write(&path, record.to_sgf()) {
+            eprintln!("nogo arena: cannot write {}: {e}", path.display());
+        }
+    }
+
+    fn write_summary(&self, tally: &Tally, decision: Option<Hypothesis>) -> i32 {
+        let mut summary = tally.to_json(self.names());
+        let player = |i: usize| json!({ "name": self.names[i], "spec": self.specs[i].to_string() });
+        summary["player1"] = player(0);
+        summary["player2"] = player(1);
+        summary["games_planned"] = json!(self.args.games);
+        summary["time_s"] = json!(self.limits.turn.as_secs_f64());
+        summary["first_time_s"] = json!(self.limits.first_turn.as_secs_f64());
+        summary["openings"] = json!(self.args.openings);
+        summary["concurrency"] = json!(self.args.concurrency);
+        summary["seed"] = json!(self.seed);
+        if let Some(sprt) = self.args.sprt {
+            let (lower, upper) = sprt.bounds();
+            summary["sprt"] = json!({
+                "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+                "llr": sprt.llr(tally.wins(), tally.losses()), "lower": lower, "upper": upper,
+                "result": decision.map(|h| format!("{h:?}")),
+            });
+        }
+        let text = format!("{summary:#}\n");
+        match &self.args.json {
+            Some(path) => {
+                if let Err(e) = std::fs::write(path, text) {
+                    eprintln!("nogo arena: cannot write {}: {e}", path.display());
+                    return 1;
+                }
+            }
+            None => print!("{text}"),
+        }
+        0
+    }
+}
+
+/// The progress line on stderr: a bar rewritten in place on a terminal, one line per game
+/// otherwise (logs).
+struct Progress {
+    enabled: bool,
+    terminal: bool,
+}
+
+/// Width of the progress bar in characters.
+const BAR_WIDTH: u64 = 20;
+
+impl Progress {
+    fn update(&self, done: u64, total: u64, line: &str) {
+        if !self.enabled {
+            return;
+        }
+        let mut stderr = std::io::stderr().lock();
+        if self.terminal {
+            let filled = (BAR_WIDTH * done / total.max(1)).min(BAR_WIDTH) as usize;
+            let bar = format!("{}{}", "#".repeat(filled), "-".repeat(BAR_WIDTH as usize - filled));
+            let _ = write!(stderr, "\r\x1b[K{bar} {line}");
+        } else {
+            let _ = writeln!(stderr, "{line}");
+        }
+        let _ = stderr.flush();
+    }
+
+    /// A line that stays above the progress line.
+    fn note(&self, line: &str) {
+        if self.enabled && self.terminal {
+            eprint!("\r\x1b[K");
+        }
+        eprintln!("{line}");
+    }
+
+    fn finish(&self) {
+        if self.enabled && self.terminal {
+            eprintln!();
+        }
+    }
+}
+
+/// The name of the player of `colour` in `record`.
+fn colour_name(record: &crate::protocols::sgf::GameRecord, colour: Color) -> &str {
+    match colour {
+        Color::Black => &record.black,
+        Color::White => &record.white,
+    }
+}
+
+/// SplitMix64: spreads (seed, game, player) into independent engine seeds.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,167 @@
+//! `nogo bench`: a fixed-iteration search over fixed positions. Prints each position's chosen
+//! move and visit count, a signature that changes only when search behaviour changes, and the
+//! speed in iterations per second.
+
+use crate::rules::point::Point;
+use crate::rules::position::Position;
+use crate::search::engine::{Budget, Engine};
+use crate::search::mcts::Mcts;
+use crate::search::params::Params;
+use std::fmt;
+use std::io::{self, Write};
+use std::time::Instant;
+
+/// Iterations per position by default.
+pub const DEFAULT_NODES: u64 = 200_000;
+
+// The fixture positions (`fixtures/positions/`, format in its README), embedded so the bench
+// runs from any directory: move lists that reach each position from the empty board.
+
+/// An opening, 4 moves in.
+pub const OPENING: &str = include_str!("../../fixtures/positions/opening.txt");
+/// 30 moves into a seeded random game (`cargo run --example random_game 3`).
+pub const MIDDLE_GAME: &str = include_str!("../../fixtures/positions/middle-game.txt");
+/// The same game 56 moves in.
+pub const ENDGAME: &str = include_str!("../../fixtures/positions/endgame.txt");
+
+/// Positions searched, as fixture move lists: an opening, a middle game, an endgame.
+pub const POSITIONS: &[(&str, &str)] =
+    &[("empty board", ""), ("opening", OPENING), ("middle game", MIDDLE_GAME), ("endgame", ENDGAME)];
+
+/// A fixture move list that is not a legal game: the 1-based line and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixtureError {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for FixtureError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+impl std::error::Error for FixtureError {}
+
+/// Reads a fixture move list: one `x y` per line (Botzone coordinates); blank lines and `#`
+/// comments are skipped. Returns each move with its 1-based line number.
+pub fn parse_moves(text: &str) -> Result<Vec<(usize, Point)>, FixtureError> {
+    let mut moves = Vec::new();
+    for (number, line) in text.lines().enumerate().map(|(i, line)| (i + 1, line.trim())) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let error = |reason: String| FixtureError { line: number, reason };
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [x, y] = fields[..] else {
+            return Err(error(format!("expected `x y`, found `{line}`")));
+        };
+        let (Ok(x), Ok(y)) = (x.parse::<i64>(), y.parse::<i64>()) else {
+            return Err(error(format!("expected two integers, found `{line}`")));
+        };
+        let p = Point::from_botzone(x, y).ok_or_else(|| error(format!("`{line}` is off the board")))?;
+        moves.push((number, p));
+    }
+    Ok(moves)
+}
+
+/// The position a fixture move list reaches from the empty board, every move checked.
+pub fn fixture_position(text: &str) -> Result<Position, FixtureError> {
+    let moves = parse_moves(text)?;
+    Position::from_moves(moves.iter().map(|&(_, p)| p)).map_err(|e| FixtureError {
+        line: moves[e.index].0,
+        reason: format!("move {} ({}) is illegal: {}", e.index + 1, moves[e.index].1, e.error),
+    })
+}
+
+/// The position of an embedded fixture; they are tested to be legal games.
+pub fn position(text: &str) -> Position {
+    fixture_position(text).expect("embedded fixtures are legal games")
+}
+
+/// Runs the bench and writes its lines to `out`.
+pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
+    let mut total_iterations = 0;
+    let mut total_seconds = 0.0;
+    let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
+    for (name, moves) in POSITIONS {
+        let position = position(moves);
+        let mut search = Mcts::new(Params::default(), 0);
+        let started = Instant::now();
+        let report = search.think(&position, &Budget::nodes(nodes));
+        let seconds = started.elapsed().as_secs_f64();
+        let visits = search.root_child_visits(report.best);
+        for value in [report.best.index() as u64, visits as u64] {
+            signature = (signature ^ value).wrapping_mul(0x0100_0000_01b3);
+        }
+        total_iterations += report.iterations;
+        total_seconds += seconds;
+        writeln!(
+            out,
+            "{name:<12} move {:<3} visits {visits:>8} iterations {:>8} tree {:>9} {:>10.0} it/s",
+            report.best.to_string(),
+            report.iterations,
+            search.tree_size(),
+            report.iterations as f64 / seconds
+        )?;
+    }
+    writeln!(out, "signature {signature:016x}")?;
+    writeln!(out, "{total_iterations} iterations {:.0} it/s", total_iterations as f64 / total_seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(x: u8, y: u8) -> Point {
+        Point::from_xy(x, y).unwrap()
+    }
+
+    #[test]
+    fn fixtures_are_legal_games_of_the_documented_length() {
+        for (text, length) in [(OPENING, 4), (MIDDLE_GAME, 30), (ENDGAME, 56)] {
+            let position = fixture_position(text).unwrap();
+            assert_eq!(position.moves_played(), length);
+            assert!(!position.is_terminal());
+        }
+        let middle: Vec<_> = parse_moves(MIDDLE_GAME).unwrap().into_iter().map(|(_, p)| p).collect();
+        let end: Vec<_> = parse_moves(ENDGAME).unwrap().into_iter().map(|(_, p)| p).collect();
+        assert_eq!(middle[..], end[..30], "the endgame continues the middle game");
+    }
+
+    #[test]
+    fn parses_moves_comments_and_blank_lines() {
+        let text = "# a comment\n\n 3 4\n8\t0 \n# end\n";
+        assert_eq!(parse_moves(text).unwrap(), vec![(3, pt(3, 4)), (4, pt(8, 0))]);
+        assert_eq!(fixture_position("").unwrap(), Position::new());
+        let position = fixture_position(text).unwrap();
+        assert_eq!(position.stone_at(pt(3, 4)), Some(crate::Color::Black));
+        assert_eq!(position.stone_at(pt(8, 0)), Some(crate::Color::White));
+    }
+
+    #[test]
+    fn bad_lines_are_reported_by_line_number() {
+        for (text, line) in [
+            ("1 1\n1\n", 2),
+            ("1 1\n2 2 2\n", 2),
+            ("a b\n", 1),
+            ("# c\n9 0\n", 2),
+            ("-1 -1\n", 1),
+            ("0 0\n\n1 0\n5 5\n0 1\n", 5),
+            ("4 4\n4 4\n", 2),
+        ] {
+            let error = fixture_position(text).unwrap_err();
+            assert_eq!(error.line, line, "{text:?}: {error}");
+        }
+        let capture = fixture_position("0 0\n1 0\n5 5\n0 1\n").unwrap_err();
+        assert_eq!(
+            capture,
+            FixtureError {
+                line: 4,
+                reason:
+                    "move 4 (A8) is illegal: the move would capture (take an opponent group's last liberty)"
+                        .into()
+            }
+        );
+    }
+}
