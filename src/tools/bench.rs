@@ -113,6 +113,19 @@ pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
 mod tests {
     use super::*;
 
+    /// The signature of today's search. A change that moves it changes what the search
+    /// plays, so it is no speed-up: it must win in the arena (`docs/strength.md`), and then
+    /// this line changes with it.
+    const SIGNATURE: &str = "8e36b057e8fbd33e";
+
+    #[test]
+    fn the_search_is_the_one_measured() {
+        let mut out = Vec::new();
+        run(DEFAULT_NODES, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.lines().any(|line| line == format!("signature {SIGNATURE}")), "{out}");
+    }
+
     fn pt(x: u8, y: u8) -> Point {
         Point::from_xy(x, y).unwrap()
     }
