@@ -28,7 +28,7 @@
 //!   the time it would waste. `b` is measured over the last two plies (see
 //!   `next_depth_nodes`), as alpha-beta alternates cheap and dear depths.
 
-use crate::rules::point::{MAX_MOVES, SIZE};
+use crate::rules::point::{MAX_POSITIONS, SIZE};
 use crate::rules::tactics::eyes;
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::engine::{Budget, Engine, Proof, Report};
@@ -42,8 +42,6 @@ pub const WIN: f64 = 2.0;
 /// Score of a position the bot has lost (plus `PLY_PENALTY` per ply from the root).
 pub const LOSS: f64 = -1.0;
 const PLY_PENALTY: f64 = 0.001;
-/// Deepest ply a search reaches: one per move a game can have, plus the root.
-const MAX_PLY: usize = MAX_MOVES + 1;
 
 /// The shaped score `1 - 2^(-(x/y)^(1/4) * (1 + z/81))`, in `[0, 1]`, without NaN.
 pub fn shaped(x: u32, y: u32, stones: usize) -> f64 {
@@ -208,7 +206,7 @@ impl Engine for AlphaBetaEngine {
             nodes: 0,
             aborted: false,
             root_moves,
-            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            pv: (0..=MAX_POSITIONS).map(|_| Vec::with_capacity(MAX_POSITIONS)).collect(),
         };
         let empties = position.empty().count();
         let mut counts = vec![1];

@@ -18,7 +18,7 @@
 //! score on the seed's own scale. The tree is built afresh for every move, as the reference
 //! describes no reuse.
 
-use crate::rules::point::MAX_MOVES;
+use crate::rules::point::MAX_POSITIONS;
 use crate::rules::{Bitboard, Point, Position};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::eval;
@@ -204,7 +204,7 @@ impl Engine for SeedEngine {
         self.nodes.clear();
         self.nodes.push(Node::new(0, NONE));
         let max = budget.nodes.unwrap_or(u64::MAX);
-        let mut path = Vec::with_capacity(MAX_MOVES + 1);
+        let mut path = Vec::with_capacity(MAX_POSITIONS);
         let mut iterations = 0;
         while iterations < max && self.iterate(position, &mut path) {
             iterations += 1;

@@ -13,6 +13,9 @@ pub const STRIDE: usize = SIZE + 1;
 pub const INDEX_COUNT: usize = SIZE * STRIDE;
 /// Most moves a game can have: stones never leave the board, so one per point.
 pub const MAX_MOVES: usize = SIZE * SIZE;
+/// Most positions a line of play passes through: the first and one after each move. Bounds
+/// every search path.
+pub const MAX_POSITIONS: usize = MAX_MOVES + 1;
 
 /// A point on the board. Always on the board once constructed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -66,7 +66,7 @@
 //! too ([`Solver::known`]): after an attempt that ran out of budget, the positions it proved
 //! still score the tree's nodes.
 
-use crate::rules::point::MAX_MOVES;
+use crate::rules::point::MAX_POSITIONS;
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::engine::{Budget, Proof};
 use crate::search::time::CLOCK_INTERVAL;
@@ -87,8 +87,6 @@ pub struct Solution {
 
 /// Transposition table size of [`solve`]: 2^20 entries of 16 bytes (16 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 20;
-/// Deepest ply: one per move a game can have, plus the root.
-const MAX_PLY: usize = MAX_MOVES + 1;
 
 /// A proven position: its key, the nodes its proof cost, and for a win the winning move.
 #[derive(Clone, Copy, Default)]
@@ -105,7 +103,7 @@ pub struct Solver {
     table: Vec<Entry>,
     /// Index mask selecting a bucket's first entry (always even).
     mask: usize,
-    killers: [u8; MAX_PLY],
+    killers: [u8; MAX_POSITIONS],
     nodes: u64,
     budget: Budget,
     aborted: bool,
@@ -124,7 +122,7 @@ impl Solver {
         Solver {
             table: vec![Entry::default(); size],
             mask: (size - 1) & !1,
-            killers: [u8::MAX; MAX_PLY],
+            killers: [u8::MAX; MAX_POSITIONS],
             nodes: 0,
             budget: Budget::default(),
             aborted: false,

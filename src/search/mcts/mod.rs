@@ -11,7 +11,7 @@
 mod ordering;
 mod tree;
 
-use crate::rules::point::INDEX_COUNT;
+use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
 use crate::rules::tactics::{decisive_move, find_decisive};
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
@@ -21,7 +21,7 @@ use crate::search::params::Params;
 use crate::search::time::CLOCK_INTERVAL;
 use ordering::{ranked_moves, PointStats, FRESH_HISTORY};
 use std::time::Instant;
-use tree::{block_capacity, Node, Tree, MAX_DEPTH};
+use tree::{block_capacity, Node, Tree};
 
 /// The value of a proven node for the player who moved into it.
 #[inline]
@@ -94,7 +94,7 @@ impl Mcts {
     /// One iteration: descend by UCB, score one new node, back its value up.
     #[inline]
     fn iterate(&mut self, root: &Position) {
-        let mut path = [0u32; MAX_DEPTH];
+        let mut path = [0u32; MAX_POSITIONS];
         let mut depth = 0;
         let mut position = root.clone();
         let mut index = 0usize;

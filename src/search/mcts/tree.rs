@@ -4,7 +4,7 @@
 //! Between moves the subtree of the position reached is kept and slid to the front of the
 //! arena in place, so memory never passes the cap however many turns are played.
 
-use crate::rules::point::MAX_MOVES;
+use crate::rules::point::{MAX_MOVES, MAX_POSITIONS};
 use crate::rules::{Point, Position};
 use crate::search::engine::Proof;
 
@@ -66,10 +66,8 @@ pub(super) fn block_capacity(tried: usize, legal: usize) -> usize {
     }
 }
 
-/// Deepest path an iteration can take: one move per move a game can have, plus the root.
-pub(super) const MAX_DEPTH: usize = MAX_MOVES + 1;
-/// Smallest arena: room for one path of fully expanded nodes.
-const MIN_CAPACITY: usize = MAX_DEPTH * (MAX_MOVES + 1);
+/// Smallest arena: room for one path of fully expanded nodes (the node and its children).
+const MIN_CAPACITY: usize = MAX_POSITIONS * (MAX_MOVES + 1);
 
 /// The arena of nodes, with the position at its root.
 pub(super) struct Tree {
