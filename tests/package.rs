@@ -32,12 +32,25 @@ fn artefacts() -> &'static Artefacts {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test");
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
-        let status = Command::new(root.join("scripts/package-botzone"))
+        let packaged = Command::new(root.join("scripts/package-botzone"))
             .arg("--out")
             .arg(&dir)
-            .status()
+            .stderr(Stdio::piped())
+            .output()
             .expect("scripts/package-botzone runs");
-        assert!(status.success(), "scripts/package-botzone failed");
+        let report = String::from_utf8_lossy(&packaged.stderr);
+        assert!(packaged.status.success(), "scripts/package-botzone failed: {report}");
+        // The routes in order of preference: the bare executable (elfbin) first.
+        let routes: Vec<&str> =
+            report.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).collect();
+        assert_eq!(routes.len(), 3, "{report}");
+        for (route, (file, language)) in routes.iter().zip([
+            ("nogo ", "elfbin"),
+            ("nogo-botzone.cpp", "C++"),
+            ("nogo-botzone-python.zip", "Python"),
+        ]) {
+            assert!(route.contains(file) && route.contains(language), "{route}");
+        }
         let cpp_bot = dir.join("nogo-botzone-cpp");
         let status = Command::new("g++")
             .arg("-O2")
