@@ -322,3 +322,70 @@ fn keep_running_self_play_has_no_timeouts() {
         }
     }
 }
+
+/// Runs `nogo arena` (any arguments, `merge` included) and returns the exit code, the JSON
+/// written to `--json`'s file, and stderr.
+fn arena_to_file(args: &[&str], json: &Path) -> (i32, Value, String) {
+    let output = Command::new(NOGO).arg("arena").args(args).arg("--json").arg(json).output().unwrap();
+    let summary = std::fs::read_to_string(json).ok().and_then(|t| serde_json::from_str(&t).ok());
+    (
+        output.status.code().unwrap_or(-1),
+        summary.unwrap_or(Value::Null),
+        String::from_utf8_lossy(&output.stderr).into(),
+    )
+}
+
+#[test]
+fn shards_merged_equal_the_whole_match() {
+    // Random players are deterministic given the match's seed: the whole match and its shards
+    // play the same games, so only the timing may differ.
+    let dir = scratch("shards");
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = ["--player1", "random", "--player2", "random", "--games", "14", "--seed", "11", "--quiet"];
+    let (code, whole, stderr) = arena_to_file(&base, &dir.join("whole.json"));
+    assert_eq!(code, 0, "{stderr}");
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let path = dir.join(format!("shard{k}.json"));
+        let shard = format!("{k}/3");
+        let (code, summary, stderr) = arena_to_file(&[&base[..], &["--shard", &shard]].concat(), &path);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(summary["games"].as_u64().unwrap() < 14);
+        shards.push(path.display().to_string());
+    }
+    let merged_path = dir.join("merged.json");
+    let mut merge = vec!["merge"];
+    merge.extend(shards.iter().rev().map(String::as_str));
+    let (code, merged, stderr) = arena_to_file(&merge, &merged_path);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains(whole["summary"].as_str().unwrap()), "{stderr}");
+    let strip = |mut summary: Value| {
+        let object = summary.as_object_mut().unwrap();
+        object.remove("move_time");
+        object.remove("concurrency");
+        for game in object["games_list"].as_array_mut().unwrap() {
+            game.as_object_mut().unwrap().remove("times_ns");
+        }
+        summary
+    };
+    assert_eq!(whole["games_list"].as_array().unwrap().len(), 14);
+    assert_eq!(strip(merged.clone()), strip(whole.clone()));
+    assert_eq!(merged["move_time"]["random-1"]["moves"], whole["move_time"]["random-1"]["moves"]);
+
+    // Not the shards of one match, or not all of them: refused with a reason.
+    let (code, _, stderr) = arena_to_file(&["merge", &shards[0], &shards[1]], &dir.join("partial.json"));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("shard 3/3 is missing"), "{stderr}");
+    let (code, _, stderr) =
+        arena_to_file(&["merge", &shards[0], &shards[0], &shards[1]], &dir.join("twice.json"));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("repeats shard 1/3"), "{stderr}");
+    let whole_path = dir.join("whole.json").display().to_string();
+    let (code, _, stderr) = arena_to_file(&["merge", &whole_path, &shards[1]], &dir.join("mixed.json"));
+    assert_eq!(code, 2, "{stderr}");
+    for bad in ["0/2", "3/2", "x"] {
+        let (code, _, stderr) = arena(&[&base[..8], &["--shard", bad]].concat());
+        assert_eq!(code, 2, "--shard {bad}: {stderr}");
+        assert!(stderr.contains(&format!("'{bad}' is not a shard K/N")), "{stderr}");
+    }
+}

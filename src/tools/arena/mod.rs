@@ -12,13 +12,15 @@ pub mod judge;
 pub mod openings;
 pub mod player;
 pub mod process;
+pub mod shard;
 pub mod spec;
 pub mod stats;
 
 use crate::rules::point::Color;
 use judge::{Limits, Outcome, Verdict};
 use openings::Opening;
-use serde_json::json;
+use serde_json::{json, Value};
+use shard::Shard;
 use spec::PlayerSpec;
 use stats::{Hypothesis, Sprt, Tally};
 use std::io::{IsTerminal, Write};
@@ -36,13 +38,16 @@ use std::time::Duration;
     gtp:CMD                a command speaking GTP\n\
     Commands run through `sh -c`, each in its own process group; a Botzone bot that prints\n\
     >>>BOTZONE_REQUEST_KEEP_RUNNING<<< after its answer is kept running as on Botzone.")]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ArenaArgs {
+    #[command(subcommand)]
+    pub command: Option<ArenaCommand>,
     /// The first player (its score is the one reported).
-    #[arg(long, value_name = "PLAYER")]
-    pub player1: String,
+    #[arg(long, value_name = "PLAYER", required = true)]
+    pub player1: Option<String>,
     /// The second player.
-    #[arg(long, value_name = "PLAYER")]
-    pub player2: String,
+    #[arg(long, value_name = "PLAYER", required = true)]
+    pub player2: Option<String>,
     /// Name of player 1 in reports and records [default: from the engine or command].
     #[arg(long, value_name = "NAME")]
     pub name1: Option<String>,
@@ -78,13 +83,34 @@ pub struct ArenaArgs {
     /// Write the JSON summary to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Play only the K-th of N slices of the match (whole pairs of games, the same games the
+    /// whole match plays); `nogo arena merge` adds the shards' summaries up.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// No progress line; faults and the closing report still go to stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
 }
 
-/// Runs a match; the exit code (2 for bad options).
+/// What `nogo arena` does besides playing a match.
+#[derive(clap::Subcommand, Debug)]
+pub enum ArenaCommand {
+    /// Merge the JSON summaries of a match's shards (`--shard K/N`) into the whole match's.
+    Merge {
+        /// The shards' summaries (`--json FILE` of each).
+        #[arg(required = true, value_name = "SUMMARY")]
+        summaries: Vec<PathBuf>,
+        /// Write the merged summary to FILE instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
+}
+
+/// Runs a match, or merges shards; the exit code (2 for bad options).
 pub fn run(args: ArenaArgs) -> i32 {
+    if let Some(ArenaCommand::Merge { summaries, json }) = &args.command {
+        return merge(summaries, json.as_deref());
+    }
     match Match::new(args) {
         Ok(m) => m.play(),
         Err(e) => {
@@ -114,7 +140,11 @@ struct Played {
 
 impl Match {
     fn new(args: ArenaArgs) -> Result<Match, String> {
-        let specs = [PlayerSpec::parse(&args.player1)?, PlayerSpec::parse(&args.player2)?];
+        let spec = |player: &Option<String>| PlayerSpec::parse(player.as_deref().unwrap_or_default());
+        let specs = [spec(&args.player1)?, spec(&args.player2)?];
+        if args.shard.is_some() && args.sprt.is_some() {
+            return Err("an SPRT stops a match as its games come in: it cannot be split into shards".into());
+        }
         let mut names = [
             args.name1.clone().unwrap_or_else(|| specs[0].default_name()),
             args.name2.clone().unwrap_or_else(|| specs[1].default_name()),
@@ -187,9 +217,17 @@ impl Match {
         }
     }
 
+    /// The numbers (from 0) of the games this process plays: its shard's.
+    fn game_numbers(&self) -> Vec<u64> {
+        let shard = self.args.shard.unwrap_or(Shard::WHOLE);
+        (0..self.args.games).filter(|&number| shard.includes(number)).collect()
+    }
+
     fn play(self) -> i32 {
         self.warn_if_oversubscribed();
-        let total = self.args.games;
+        let numbers = self.game_numbers();
+        let total = numbers.len() as u64;
+        let mut listed = Vec::new();
         let next = AtomicU64::new(0);
         let stop = AtomicBool::new(false);
         let mut tally = Tally::default();
@@ -198,13 +236,13 @@ impl Match {
         std::thread::scope(|scope| {
             let (sender, receiver) = mpsc::channel();
             for _ in 0..self.concurrency() {
-                let (sender, next, stop, this) = (sender.clone(), &next, &stop, &self);
+                let (sender, next, stop, this, numbers) = (sender.clone(), &next, &stop, &self, &numbers);
                 scope.spawn(move || loop {
-                    let number = next.fetch_add(1, Ordering::Relaxed);
-                    if number >= total || stop.load(Ordering::Relaxed) {
+                    let at = next.fetch_add(1, Ordering::Relaxed);
+                    if at >= total || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let Some(played) = this.play_game(number, stop) else { break };
+                    let Some(played) = this.play_game(numbers[at as usize], stop) else { break };
                     if sender.send(played).is_err() {
                         break;
                     }
@@ -217,6 +255,7 @@ impl Match {
                     continue;
                 }
                 tally.add(played.number + 1, played.player1_colour, &played.game);
+                listed.push(shard::game_json(played.number + 1, played.player1_colour, &played.game));
                 self.write_sgf(&played);
                 if played.game.verdict != Verdict::NoLegalMove {
                     let reason = played.game.record.result.as_ref().map_or("", |r| r.reason.as_str());
@@ -246,7 +285,8 @@ impl Match {
         if let (Some(sprt), Some(h)) = (self.args.sprt, decision) {
             eprintln!("{sprt}: {h:?} accepted after {} games", tally.games());
         }
-        self.write_summary(&tally, decision)
+        listed.sort_by_key(|game| game["number"].as_u64());
+        self.write_summary(&tally, decision, listed)
     }
 
     fn progress_line(&self, tally: &Tally, total: u64) -> String {
@@ -291,17 +331,23 @@ impl Match {
         }
     }
 
-    fn write_summary(&self, tally: &Tally, decision: Option<Hypothesis>) -> i32 {
-        let mut summary = tally.to_json(self.names());
+    fn write_summary(&self, tally: &Tally, decision: Option<Hypothesis>, listed: Vec<Value>) -> i32 {
         let player = |i: usize| json!({ "name": self.names[i], "spec": self.specs[i].to_string() });
-        summary["player1"] = player(0);
-        summary["player2"] = player(1);
-        summary["games_planned"] = json!(self.args.games);
-        summary["time_s"] = json!(self.limits.turn.as_secs_f64());
-        summary["first_time_s"] = json!(self.limits.first_turn.as_secs_f64());
-        summary["openings"] = json!(self.args.openings);
-        summary["concurrency"] = json!(self.args.concurrency);
-        summary["seed"] = json!(self.seed);
+        let mut about = json!({
+            "player1": player(0),
+            "player2": player(1),
+            "games_planned": self.args.games,
+            "time_s": self.limits.turn.as_secs_f64(),
+            "first_time_s": self.limits.first_turn.as_secs_f64(),
+            "openings": self.args.openings,
+            "concurrency": self.args.concurrency,
+            "seed": self.seed,
+            "games_list": listed,
+        });
+        if let Some(shard) = self.args.shard {
+            about["shard"] = json!({ "index": shard.index, "count": shard.count });
+        }
+        let mut summary = summary(tally, &about);
         if let Some(sprt) = self.args.sprt {
             let (lower, upper) = sprt.bounds();
             summary["sprt"] = json!({
@@ -310,18 +356,69 @@ impl Match {
                 "result": decision.map(|h| format!("{h:?}")),
             });
         }
-        let text = format!("{summary:#}\n");
-        match &self.args.json {
-            Some(path) => {
-                if let Err(e) = std::fs::write(path, text) {
-                    eprintln!("nogo arena: cannot write {}: {e}", path.display());
-                    return 1;
-                }
-            }
-            None => print!("{text}"),
-        }
-        0
+        write_json(&summary, self.args.json.as_deref())
     }
+}
+
+/// A match's JSON summary: the tally's figures and `about` the match (players, time, seed,
+/// the games listed, ...).
+fn summary(tally: &Tally, about: &Value) -> Value {
+    let name = |player: &str| about[player]["name"].as_str().unwrap_or(player).to_string();
+    let (name1, name2) = (name("player1"), name("player2"));
+    let mut summary = tally.to_json([&name1, &name2]);
+    for (key, value) in about.as_object().into_iter().flatten() {
+        summary[key] = value.clone();
+    }
+    summary
+}
+
+/// Writes a summary to `path`, else stdout; the exit code.
+fn write_json(summary: &Value, path: Option<&std::path::Path>) -> i32 {
+    let text = format!("{summary:#}\n");
+    match path {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("nogo arena: cannot write {}: {e}", path.display());
+                return 1;
+            }
+        }
+        None => print!("{text}"),
+    }
+    0
+}
+
+/// `nogo arena merge`: the whole match's report and summary from its shards' summaries.
+fn merge(paths: &[PathBuf], json: Option<&std::path::Path>) -> i32 {
+    let read = |path: &PathBuf| -> Result<(String, Value), String> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let value =
+            serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+        Ok((path.display().to_string(), value))
+    };
+    let summaries = match paths.iter().map(read).collect::<Result<Vec<_>, _>>() {
+        Ok(summaries) => summaries,
+        Err(e) => {
+            eprintln!("nogo arena merge: {e}");
+            return 2;
+        }
+    };
+    let (tally, first, listed) = match shard::merge(&summaries) {
+        Ok(merged) => merged,
+        Err(e) => {
+            eprintln!("nogo arena merge: {e}");
+            return 2;
+        }
+    };
+    let mut about = json!({ "games_list": listed });
+    for field in shard::MATCH_FIELDS.iter().chain(&["concurrency"]) {
+        about[*field] = first[*field].clone();
+    }
+    let name = |player: &str| first[player]["name"].as_str().unwrap_or(player).to_string();
+    for line in tally.report([&name("player1"), &name("player2")]) {
+        eprintln!("{line}");
+    }
+    write_json(&summary(&tally, &about), json)
 }
 
 /// The progress line on stderr: a bar rewritten in place on a terminal, one line per game
