@@ -477,3 +477,51 @@ fn rules_commands_match_the_reference_on_random_games() {
         }
     }
 }
+
+#[test]
+fn an_interrupt_answers_the_running_genmove_at_once() {
+    // GoGui's Interrupt: `# interrupt` while genmove thinks (here for up to a minute) makes
+    // the engine answer with the best move so far; the session goes on afterwards.
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nogo"))
+        .args(["gtp", "--time", "60"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut reply = |stdin: &mut std::process::ChildStdin, command: &str, interrupt: bool| {
+        stdin.write_all(format!("{command}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        if interrupt {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            stdin.write_all(b"# interrupt\n").unwrap();
+            stdin.flush().unwrap();
+        }
+        let mut text = String::new();
+        while !text.ends_with("\n\n") {
+            assert!(stdout.read_line(&mut text).unwrap() > 0, "the engine stopped: {text}");
+        }
+        let mut parsed = replies(&text);
+        assert_eq!(parsed.len(), 1, "{text}");
+        parsed.remove(0).result.unwrap()
+    };
+    let started = std::time::Instant::now();
+    let listed = reply(&mut stdin, "list_commands", false);
+    assert!(listed.lines().any(|c| c == "gogui-interrupt") && listed.lines().any(|c| c == "cputime"));
+    let black: Point = reply(&mut stdin, "genmove b", true).parse().unwrap();
+    let cpu: f64 = reply(&mut stdin, "cputime", false).parse().unwrap();
+    let white: Point = reply(&mut stdin, "genmove w", true).parse().unwrap();
+    // Far from the minute each genmove may take: both were interrupted.
+    let elapsed = started.elapsed();
+    assert!(elapsed.as_secs() < 30, "answered after {elapsed:?}");
+    assert_ne!(black, white, "both moves are played on the board");
+    assert!(cpu > 0.0, "the interrupted search used the CPU: {cpu}");
+    // An interrupt with no command running changes nothing.
+    stdin.write_all(b"# interrupt\n").unwrap();
+    assert_eq!(reply(&mut stdin, "gogui-rules_side_to_move", false), "black");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

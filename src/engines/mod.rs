@@ -98,7 +98,7 @@ impl EngineArgs {
     /// The budget of a move whose clock started at `start`, with `limit` to answer (a
     /// controller's, or [`EngineArgs::move_limit`]), and `--nodes`.
     pub fn budget(&self, start: Instant, limit: Option<Duration>) -> Budget {
-        Budget { deadline: limit.map(|limit| time::deadline(start, limit)), nodes: self.nodes }
+        Budget { deadline: limit.map(|limit| time::deadline(start, limit)), nodes: self.nodes, stop: None }
     }
 
     /// The budget of a move whose clock started at `start` when no controller sets a limit.

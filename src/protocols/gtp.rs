@@ -11,12 +11,14 @@ use crate::engines::EngineArgs;
 use crate::protocols::sgf::GameRecord;
 use crate::rules::point::SIZE;
 use crate::rules::{Color, Game, Point};
-use crate::search::engine::{Engine, Report};
+use crate::search::engine::{Budget, Engine, Report};
 use crate::search::mcts::Mcts;
 use crate::search::params::Params;
 use crate::search::time::{self, GameClock, Remaining, TimeSettings};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 /// `nogo gtp` options.
@@ -53,9 +55,14 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_board",
     "gogui-rules_final_result",
     "gogui-analyze_commands",
+    "gogui-interrupt",
+    "cputime",
     "nogo-visits",
     "nogo-winrates",
 ];
+
+/// The line GoGui sends while a command runs to have it answered at once (`gogui-interrupt`).
+const INTERRUPT: &str = "# interrupt";
 
 /// The analysis views offered to GoGui (`gogui-analyze_commands`).
 const ANALYZE_COMMANDS: &str = "gfx/Visits/nogo-visits\ngfx/Win estimate/nogo-winrates";
@@ -110,6 +117,8 @@ pub struct Gtp {
     analysis: Option<Mcts>,
     game: Game,
     clock: GameClock,
+    /// Raised to stop the running search (see [`run`]).
+    interrupt: Option<&'static AtomicBool>,
 }
 
 /// Why an argument list does not fit a command.
@@ -127,7 +136,14 @@ fn points(points: impl Iterator<Item = Point>) -> String {
 
 impl Gtp {
     pub fn new(args: EngineArgs) -> Gtp {
-        Gtp { engine: args.create(), args, analysis: None, game: Game::new(), clock: GameClock::default() }
+        Gtp {
+            engine: args.create(),
+            args,
+            analysis: None,
+            game: Game::new(),
+            clock: GameClock::default(),
+            interrupt: None,
+        }
     }
 
     /// Executes one command; the reply text, or the error text. `quit` is the caller's.
@@ -208,6 +224,9 @@ impl Gtp {
                 None => "unknown".into(),
             }),
             ("gogui-analyze_commands", _) => Ok(ANALYZE_COMMANDS.into()),
+            // Announced so GoGui offers Interrupt; the interrupt itself is the line INTERRUPT.
+            ("gogui-interrupt", _) => Ok(String::new()),
+            ("cputime", _) => Ok(format!("{:.3}", cpu_seconds())),
             ("nogo-visits", _) => Ok(self.analyse(View::Visits)),
             ("nogo-winrates", _) => Ok(self.analyse(View::WinRates)),
             _ => Err("unknown command".into()),
@@ -258,7 +277,8 @@ impl Gtp {
         let start = Instant::now();
         let allotted = self.clock.allot(colour, position.empty().count());
         let limit = allotted.or(self.args.move_limit(time::TURN_LIMIT));
-        let report = self.engine.think(&position, &self.args.budget(start, limit));
+        let budget = Budget { stop: self.interrupt, ..self.args.budget(start, limit) };
+        let report = self.engine.think(&position, &budget);
         self.clock.charge(colour, start.elapsed());
         log_report(&format!("genmove {colour}"), &report);
         self.game.play(report.best).map_err(|e| format!("engine error: it chose {} but {e}", report.best))?;
@@ -282,7 +302,8 @@ impl Gtp {
             return format!("TEXT game over: {} wins, {}", result.winner, result.reason);
         }
         let search = self.analysis.get_or_insert_with(|| Mcts::new(Params::default(), self.args.seed));
-        let report = search.think(&position, &self.args.move_budget(Instant::now()));
+        let budget = Budget { stop: self.interrupt, ..self.args.move_budget(Instant::now()) };
+        let report = search.think(&position, &budget);
         log_report("analysis", &report);
         let to_move = position.to_move();
         if report.iterations == 0 {
@@ -348,24 +369,69 @@ fn log_report(what: &str, report: &Report) {
     );
 }
 
+/// CPU time the process has used, user and system, in seconds (GoGui's `cputime`).
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes the struct it is given and nothing else.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// Runs the protocol until `quit` or the end of input; the exit code.
+///
+/// A thread reads the input, so GoGui's interrupt (the line `# interrupt`, sent while a
+/// command runs) stops the search at once: the command is answered with the best move found.
 pub fn run(args: GtpArgs) -> i32 {
     let mut gtp = Gtp::new(args.engine);
-    let mut input = std::io::stdin().lock();
+    let interrupt: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    gtp.interrupt = Some(interrupt);
+    // Commands read and not yet answered: an interrupt counts only while there is one.
+    let unanswered = Arc::new(AtomicUsize::new(0));
+    let (lines, commands) = mpsc::channel();
+    let reader_unanswered = Arc::clone(&unanswered);
+    std::thread::spawn(move || {
+        let mut input = std::io::stdin().lock();
+        loop {
+            let mut line = Vec::new();
+            let read = input.read_until(b'\n', &mut line);
+            let text = String::from_utf8_lossy(&line).into_owned();
+            match read {
+                Ok(0) => break,
+                Ok(_) if text.trim() == INTERRUPT => {
+                    if reader_unanswered.load(Ordering::SeqCst) > 0 {
+                        interrupt.store(true, Ordering::SeqCst);
+                    }
+                }
+                Ok(_) => {
+                    let Some(command) = parse_line(&text) else { continue };
+                    reader_unanswered.fetch_add(1, Ordering::SeqCst);
+                    if lines.send(Ok(command)).is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    let _ = lines.send(Err(e));
+                    break;
+                }
+            }
+        }
+    });
     let mut output = std::io::stdout().lock();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) => return 0,
-            Ok(_) => {}
+    for command in commands {
+        let command = match command {
+            Ok(command) => command,
             Err(e) => {
                 eprintln!("nogo gtp: cannot read the input: {e}");
                 return 1;
             }
-        }
-        let Some(command) = parse_line(&String::from_utf8_lossy(&line)) else { continue };
+        };
         let result = gtp.execute(&command.name, &command.args);
+        unanswered.fetch_sub(1, Ordering::SeqCst);
+        interrupt.store(false, Ordering::SeqCst);
         let reply = format_reply(command.id, &result);
         if output.write_all(reply.as_bytes()).and_then(|()| output.flush()).is_err() {
             // The controller has gone: nobody is left to answer.
@@ -375,6 +441,7 @@ pub fn run(args: GtpArgs) -> i32 {
             return 0;
         }
     }
+    0
 }
 
 #[cfg(test)]

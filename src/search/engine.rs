@@ -2,6 +2,7 @@
 //! it answers ([`Report`]), and the results a search can prove ([`Proof`]).
 
 use crate::rules::{Point, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long an engine may think about one move.
@@ -11,23 +12,26 @@ pub struct Budget {
     pub deadline: Option<Instant>,
     /// Stop after this many iterations (nodes for tree searches); reproducible given a seed.
     pub nodes: Option<u64>,
+    /// Stop once this flag is raised (a person's interrupt, for instance).
+    pub stop: Option<&'static AtomicBool>,
 }
 
 impl Budget {
     /// A budget of fixed iterations and no clock.
     pub fn nodes(nodes: u64) -> Budget {
-        Budget { deadline: None, nodes: Some(nodes) }
+        Budget { nodes: Some(nodes), ..Budget::default() }
     }
 
     /// A budget ending at `deadline`.
     pub fn until(deadline: Instant) -> Budget {
-        Budget { deadline: Some(deadline), nodes: None }
+        Budget { deadline: Some(deadline), ..Budget::default() }
     }
 
-    /// Whether the clock has run out.
+    /// Whether the clock has run out, or the stop flag is raised.
     #[inline]
     pub fn expired(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 

@@ -349,6 +349,7 @@ impl Mcts {
         let solver_budget = Budget {
             deadline: budget.deadline.map(|d| started + d.saturating_duration_since(started).mul_f32(share)),
             nodes: budget.nodes.map(|n| (n as f32 * share) as u64),
+            stop: budget.stop,
         };
         let solver = self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS));
         match solver.solve(position, &solver_budget)? {
