@@ -242,10 +242,10 @@ impl Gtp {
     /// `loadsgf`: the game of an SGF file, up to the position before move `number` (1-based).
     fn load_sgf(&mut self, file: &str, number: Option<usize>) -> Result<String, String> {
         let text = std::fs::read_to_string(file).map_err(|e| format!("cannot load file: {e}"))?;
-        let record = GameRecord::from_sgf(&text).map_err(|e| format!("cannot load file: {e}"))?;
+        let mut record = GameRecord::from_sgf(&text).map_err(|e| format!("cannot load file: {e}"))?;
         let keep = number.map_or(record.moves.len(), |n| n.saturating_sub(1).min(record.moves.len()));
-        let game =
-            Game::from_moves(record.moves[..keep].to_vec()).map_err(|e| format!("cannot load file: {e}"))?;
+        record.moves.truncate(keep);
+        let game = record.game().map_err(|e| format!("cannot load file: {e}"))?;
         self.new_game();
         self.game = game;
         Ok(String::new())

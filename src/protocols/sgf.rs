@@ -3,7 +3,10 @@
 //! SGF points are two letters, column then row, `a` to `i` from the top-left: the same axes as
 //! Botzone's `(x, y)`. Only the main line is read; variations are skipped.
 
-use crate::rules::{Color, Game, GameResult, HistoryError, Point, Position};
+use crate::rules::{Bitboard, Color, Game, GameResult, HistoryError, Point, Position};
+use sgf_parse::go::{Move, Prop};
+use sgf_parse::{GameTree, SgfProp};
+use std::collections::HashSet;
 use std::fmt::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -20,11 +23,13 @@ pub fn record_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
-/// A game: who played, the moves from the empty board, and how it ended.
+/// A game: who played, the position it starts from, the moves, and how it ended.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameRecord {
     pub black: String,
     pub white: String,
+    /// Stones set up before the first move (`AB`, `AW`, `PL`); `None` for the empty board.
+    pub setup: Option<Position>,
     pub moves: Vec<Point>,
     pub result: Option<GameResult>,
     /// Free text stored as the game comment (`GC`), e.g. the opening or the match.
@@ -32,31 +37,29 @@ pub struct GameRecord {
 }
 
 /// Why an SGF text is not a NoGo game this engine can load.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SgfError {
+    /// Not SGF text, as the parser says.
     Syntax(String),
-    /// `SZ` other than 9.
-    BoardSize(String),
-    /// A move that is not a board point (passes included: NoGo has none).
-    BadPoint(String),
-    /// A move played out of turn, e.g. two black moves in a row.
-    OutOfTurn(usize),
-    Illegal(HistoryError),
+    /// A property NoGo cannot take (`SZ[19]`, a pass, a capture, ...), and why.
+    Property { property: String, reason: String },
 }
 
 impl fmt::Display for SgfError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             SgfError::Syntax(what) => write!(f, "SGF syntax error: {what}"),
-            SgfError::BoardSize(size) => write!(f, "board size {size} is not supported (only 9)"),
-            SgfError::BadPoint(value) => write!(f, "'{value}' is not a point of the 9x9 board"),
-            SgfError::OutOfTurn(index) => write!(f, "move {index} is played out of turn"),
-            SgfError::Illegal(e) => write!(f, "{e}"),
+            SgfError::Property { property, reason } => write!(f, "{property}: {reason}"),
         }
     }
 }
 
 impl std::error::Error for SgfError {}
+
+/// A [`SgfError::Property`].
+fn refuse(property: impl fmt::Display, reason: impl fmt::Display) -> SgfError {
+    SgfError::Property { property: property.to_string(), reason: reason.to_string() }
+}
 
 impl GameRecord {
     /// The record of `game` with the players' names, its result included when it is over.
@@ -64,6 +67,7 @@ impl GameRecord {
         GameRecord {
             black: black.to_string(),
             white: white.to_string(),
+            setup: (game.start() != &Position::new()).then(|| game.start().clone()),
             moves: game.moves().to_vec(),
             result: game.result(),
             comment: String::new(),
@@ -90,46 +94,170 @@ impl GameRecord {
         if !comment.is_empty() {
             let _ = write!(out, "GC[{}]", escape(&comment));
         }
-        for (i, p) in self.moves.iter().enumerate() {
-            let colour = if i % 2 == 0 { 'B' } else { 'W' };
-            let _ = write!(out, "\n;{colour}[{}]", point_to_sgf(*p));
+        if let Some(setup) = &self.setup {
+            for (property, colour) in [("AB", Color::Black), ("AW", Color::White)] {
+                if !setup.stones(colour).is_empty() {
+                    out.push_str(property);
+                    for p in setup.stones(colour) {
+                        let _ = write!(out, "[{}]", point_to_sgf(p));
+                    }
+                }
+            }
+            let _ = write!(out, "PL[{}]", if setup.to_move() == Color::Black { 'B' } else { 'W' });
+        }
+        let mut colour = self.setup.as_ref().map_or(Color::Black, Position::to_move);
+        for p in &self.moves {
+            let letter = if colour == Color::Black { 'B' } else { 'W' };
+            let _ = write!(out, "\n;{letter}[{}]", point_to_sgf(*p));
+            colour = !colour;
         }
         out.push_str(")\n");
         out
     }
 
-    /// Parses the main line of an SGF game and checks every move against the rules.
+    /// Reads the main line of the first game of an SGF text (variations and other games are
+    /// skipped) with the `sgf-parse` crate, and checks it is a NoGo game: 9x9, setup stones
+    /// only before the first move, moves alternating with no pass, each legal.
     pub fn from_sgf(text: &str) -> Result<GameRecord, SgfError> {
-        let nodes = parse_main_line(text)?;
+        let trees = sgf_parse::parse(text).map_err(|e| SgfError::Syntax(e.to_string()))?;
+        let root = match trees.into_iter().next() {
+            Some(GameTree::GoGame(root)) => root,
+            Some(GameTree::Unknown(_)) => return Err(refuse("GM", "not a Go-family game record (GM[1])")),
+            None => return Err(SgfError::Syntax("no game in the text".into())),
+        };
         let mut record = GameRecord::default();
-        for node in &nodes {
-            for (key, values) in node {
-                let first = values.first().map(String::as_str).unwrap_or("");
-                match key.as_str() {
-                    "SZ" if first.trim() != "9" => return Err(SgfError::BoardSize(first.to_string())),
-                    "PB" => record.black = first.to_string(),
-                    "PW" => record.white = first.to_string(),
-                    "GC" => record.comment = first.to_string(),
-                    "RE" => record.result = parse_result(first),
-                    "B" | "W" => {
-                        let expected = if record.moves.len() % 2 == 0 { "B" } else { "W" };
-                        if key != expected {
-                            return Err(SgfError::OutOfTurn(record.moves.len()));
+        let (mut black, mut white, mut to_move) = (Bitboard::EMPTY, Bitboard::EMPTY, None);
+        // The position after the setup and the moves so far, once the first move is read.
+        let mut position: Option<Position> = None;
+        for node in root.main_variation() {
+            for property in node.properties() {
+                match property {
+                    Prop::SZ((9, 9)) => {}
+                    Prop::SZ((w, h)) if w == h => return Err(refuse(format!("SZ[{w}]"), NOT_9X9)),
+                    Prop::SZ((w, h)) => return Err(refuse(format!("SZ[{w}:{h}]"), NOT_9X9)),
+                    // `.text`, as the lexer unescaped it (`Display` would unescape it again).
+                    Prop::PB(name) => record.black = name.text.clone(),
+                    Prop::PW(name) => record.white = name.text.clone(),
+                    Prop::GC(comment) => record.comment = comment.text.clone(),
+                    Prop::RE(result) => record.result = parse_result(&result.text),
+                    Prop::AB(_) | Prop::AW(_) | Prop::AE(_) | Prop::PL(_) if position.is_some() => {
+                        return Err(refuse(property.identifier(), "stones set up after the first move"));
+                    }
+                    Prop::AB(points) => black |= board_points(points, "AB")?,
+                    Prop::AW(points) => white |= board_points(points, "AW")?,
+                    Prop::AE(points) => {
+                        let cleared = board_points(points, "AE")?;
+                        (black, white) = (black - cleared, white - cleared);
+                    }
+                    Prop::PL(colour) => to_move = Some(colour_of(*colour)),
+                    Prop::B(mv) | Prop::W(mv) => {
+                        let colour = if matches!(property, Prop::B(_)) { Color::Black } else { Color::White };
+                        let number = record.moves.len() + 1;
+                        let name = format!(
+                            "{}[{}] (move {number})",
+                            property.identifier(),
+                            property_value(property)
+                        );
+                        let position = match &mut position {
+                            Some(position) => position,
+                            None => {
+                                let start = setup_position(black, white, to_move.unwrap_or(colour))?;
+                                record.setup = (start != Position::new()).then(|| start.clone());
+                                position.insert(start)
+                            }
+                        };
+                        let p = match mv {
+                            // `tt` is FF[3]'s pass on boards up to 19x19.
+                            Move::Move(sgf_parse::go::Point { x: 19, y: 19 }) | Move::Pass => {
+                                return Err(refuse(name, "a pass, which NoGo does not have"));
+                            }
+                            Move::Move(point) => sgf_point(*point).ok_or_else(|| refuse(&name, OFF_BOARD))?,
+                        };
+                        if colour != position.to_move() {
+                            return Err(refuse(name, format!("{colour} plays twice in a row")));
                         }
-                        record.moves.push(point_from_sgf(first)?);
+                        position.play(p).map_err(|e| refuse(&name, format!("illegal in NoGo: {e}")))?;
+                        record.moves.push(p);
+                    }
+                    Prop::Invalid(identifier, values) if VALUED.contains(&identifier.as_str()) => {
+                        let value = values.first().map(String::as_str).unwrap_or("");
+                        return Err(refuse(
+                            format!("{identifier}[{value}]"),
+                            "not a value this property takes",
+                        ));
                     }
                     _ => {}
                 }
             }
         }
-        record.position().map_err(SgfError::Illegal)?;
+        if position.is_none() {
+            let start = setup_position(black, white, to_move.unwrap_or(Color::Black))?;
+            record.setup = (start != Position::new()).then_some(start);
+        }
         Ok(record)
+    }
+
+    /// The game the record describes, ready to go on from its last move.
+    pub fn game(&self) -> Result<Game, HistoryError> {
+        Game::from_start(self.setup.clone().unwrap_or_default(), self.moves.clone())
     }
 
     /// The position after all the moves.
     pub fn position(&self) -> Result<Position, HistoryError> {
-        Position::from_moves(self.moves.iter().copied())
+        self.game().map(|game| game.position().clone())
     }
+}
+
+/// Why a board size is refused.
+const NOT_9X9: &str = "NoGo here is played on 9x9 only";
+/// Why a point is refused.
+const OFF_BOARD: &str = "not a point of the 9x9 board";
+/// Properties whose value the engine reads: one it cannot parse is an error, not skipped.
+const VALUED: [&str; 7] = ["B", "W", "AB", "AW", "AE", "PL", "SZ"];
+
+/// The text of a move property's value.
+fn property_value(property: &Prop) -> String {
+    let text = property.to_string();
+    text.split_once('[').map_or(String::new(), |(_, rest)| rest.trim_end_matches(']').to_string())
+}
+
+/// The engine's colour for an SGF colour.
+fn colour_of(colour: sgf_parse::Color) -> Color {
+    match colour {
+        sgf_parse::Color::Black => Color::Black,
+        sgf_parse::Color::White => Color::White,
+    }
+}
+
+/// The board point of an SGF point, if it is on the 9x9 board.
+fn sgf_point(point: sgf_parse::go::Point) -> Option<Point> {
+    Point::from_xy(point.x, point.y)
+}
+
+/// The points of a setup property, all on the board.
+fn board_points(points: &HashSet<sgf_parse::go::Point>, property: &str) -> Result<Bitboard, SgfError> {
+    points
+        .iter()
+        .map(|&point| {
+            sgf_point(point).ok_or_else(|| {
+                refuse(format!("{property}[{}{}]", point_letter(point.x), point_letter(point.y)), OFF_BOARD)
+            })
+        })
+        .collect()
+}
+
+/// An SGF coordinate letter.
+fn point_letter(coordinate: u8) -> char {
+    if coordinate < 26 {
+        (b'a' + coordinate) as char
+    } else {
+        (b'A' + coordinate - 26) as char
+    }
+}
+
+/// The position the setup stones make, with `to_move` to play.
+fn setup_position(black: Bitboard, white: Bitboard, to_move: Color) -> Result<Position, SgfError> {
+    Position::from_stones(black, white, to_move).map_err(|e| refuse("AB/AW", e))
 }
 
 /// SGF's result codes: `B+T` for time, `B+F` for forfeit (illegal move, crash, bad output);
@@ -160,115 +288,8 @@ pub fn point_to_sgf(p: Point) -> String {
     [(b'a' + p.x()) as char, (b'a' + p.y()) as char].iter().collect()
 }
 
-/// The point for SGF letters.
-pub fn point_from_sgf(value: &str) -> Result<Point, SgfError> {
-    let bytes = value.trim().as_bytes();
-    let bad = || SgfError::BadPoint(value.to_string());
-    if bytes.len() != 2 || !bytes.iter().all(u8::is_ascii_lowercase) {
-        return Err(bad());
-    }
-    Point::from_xy(bytes[0] - b'a', bytes[1] - b'a').ok_or_else(bad)
-}
-
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace(']', "\\]")
-}
-
-type Properties = Vec<(String, Vec<String>)>;
-
-/// The nodes of the first game's main line: for each node its properties in order.
-fn parse_main_line(text: &str) -> Result<Vec<Properties>, SgfError> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = chars.iter().position(|&c| c == '(').ok_or_else(|| SgfError::Syntax("no '('".into()))? + 1;
-    let mut nodes = Vec::new();
-    // Depth of variations entered below the main line; their content is skipped.
-    let mut skip_depth = 0usize;
-    while i < chars.len() {
-        match chars[i] {
-            ';' if skip_depth == 0 => {
-                let (node, next) = parse_node(&chars, i + 1)?;
-                nodes.push(node);
-                i = next;
-            }
-            '(' => {
-                // The first variation continues the main line; later ones are skipped.
-                if skip_depth > 0 || nodes_seen_variation(&chars, i) {
-                    skip_depth += 1;
-                }
-                i += 1;
-            }
-            ')' => {
-                if skip_depth == 0 {
-                    return Ok(nodes);
-                }
-                skip_depth -= 1;
-                i += 1;
-            }
-            '[' => i = skip_value(&chars, i)?,
-            _ => i += 1,
-        }
-    }
-    Err(SgfError::Syntax("unterminated game tree".into()))
-}
-
-/// Whether the variation opening at `open` follows a sibling variation (so it is not the
-/// first, main-line continuation).
-fn nodes_seen_variation(chars: &[char], open: usize) -> bool {
-    chars[..open].iter().rev().find(|c| !c.is_whitespace()) == Some(&')')
-}
-
-fn skip_value(chars: &[char], open: usize) -> Result<usize, SgfError> {
-    let mut i = open + 1;
-    while i < chars.len() {
-        match chars[i] {
-            '\\' => i += 2,
-            ']' => return Ok(i + 1),
-            _ => i += 1,
-        }
-    }
-    Err(SgfError::Syntax("unterminated property value".into()))
-}
-
-fn parse_node(chars: &[char], mut i: usize) -> Result<(Properties, usize), SgfError> {
-    let mut properties = Properties::new();
-    loop {
-        while i < chars.len() && chars[i].is_whitespace() {
-            i += 1;
-        }
-        let start = i;
-        while i < chars.len() && chars[i].is_ascii_alphabetic() {
-            i += 1;
-        }
-        if start == i {
-            return Ok((properties, i));
-        }
-        let key: String = chars[start..i].iter().filter(|c| c.is_ascii_uppercase()).collect();
-        let mut values = Vec::new();
-        loop {
-            while i < chars.len() && chars[i].is_whitespace() {
-                i += 1;
-            }
-            if i >= chars.len() || chars[i] != '[' {
-                break;
-            }
-            let end = skip_value(chars, i)?;
-            let mut value = String::new();
-            let mut j = i + 1;
-            while j < end - 1 {
-                if chars[j] == '\\' {
-                    j += 1;
-                }
-                value.push(chars[j]);
-                j += 1;
-            }
-            values.push(value);
-            i = end;
-        }
-        if values.is_empty() {
-            return Err(SgfError::Syntax(format!("property {key} has no value")));
-        }
-        properties.push((key, values));
-    }
 }
 
 #[cfg(test)]
@@ -309,6 +330,7 @@ mod tests {
                 moves,
                 result: Some(GameResult { winner, reason: format!("{} has no legal move", !winner) }),
                 comment: "opening 3".into(),
+                setup: None,
             };
             let text = record.to_sgf();
             assert!(text.starts_with("(;FF[4]GM[1]SZ[9]RU[NoGo]"));
@@ -318,6 +340,23 @@ mod tests {
             assert_eq!(back.result.as_ref().unwrap().winner, winner);
             assert!(back.position().unwrap().is_terminal());
         }
+    }
+
+    #[test]
+    fn a_game_from_set_up_stones_round_trips() {
+        // Stones set up, white to move: the record keeps the setup and the moves from it.
+        let pt = |s: &str| s.parse::<Point>().unwrap();
+        let black: Bitboard = [pt("C7"), pt("G3")].into_iter().collect();
+        let white: Bitboard = [pt("C3"), pt("G7")].into_iter().collect();
+        let start = Position::from_stones(black, white, Color::White).unwrap();
+        let game = Game::from_start(start.clone(), vec![pt("E5"), pt("D6")]).unwrap();
+        let record = GameRecord::from_game(&game, "b", "w");
+        let text = record.to_sgf();
+        assert!(text.contains("AB[cc][gg]AW[gc][cg]PL[W]") && text.contains(";W[ee]"), "{text}");
+        let back = GameRecord::from_sgf(&text).unwrap();
+        assert_eq!(back.setup, Some(start));
+        assert_eq!(back.game().unwrap().position(), game.position());
+        assert_eq!(GameRecord::from_game(&Game::new(), "b", "w").setup, None);
     }
 
     #[test]
@@ -340,13 +379,24 @@ mod tests {
     }
 
     #[test]
-    fn rejects_what_is_not_a_nogo_game() {
-        assert!(matches!(GameRecord::from_sgf("(;SZ[19];B[aa])"), Err(SgfError::BoardSize(_))));
-        assert!(matches!(GameRecord::from_sgf("(;SZ[9];B[])"), Err(SgfError::BadPoint(_))));
-        assert!(matches!(GameRecord::from_sgf("(;SZ[9];B[jj])"), Err(SgfError::BadPoint(_))));
-        assert!(matches!(GameRecord::from_sgf("(;B[aa];B[bb])"), Err(SgfError::OutOfTurn(1))));
-        assert!(matches!(GameRecord::from_sgf("(;B[aa];W[aa])"), Err(SgfError::Illegal(_))));
-        assert!(matches!(GameRecord::from_sgf("(;B[aa"), Err(SgfError::Syntax(_))));
-        assert!(matches!(GameRecord::from_sgf("no game"), Err(SgfError::Syntax(_))));
+    fn what_is_not_a_nogo_game_is_refused_naming_the_property() {
+        for (text, error) in [
+            ("(;SZ[19];B[aa])", "SZ[19]: NoGo here is played on 9x9 only"),
+            ("(;SZ[9:7];B[aa])", "SZ[9:7]: NoGo here is played on 9x9 only"),
+            ("(;SZ[9];B[])", "B[] (move 1): a pass, which NoGo does not have"),
+            ("(;SZ[9];B[jj])", "B[jj] (move 1): not a point of the 9x9 board"),
+            ("(;B[aa];B[bb])", "B[bb] (move 2): black plays twice in a row"),
+            ("(;B[aa];W[ba];B[ii];W[ab])", "W[ab] (move 4): illegal in NoGo: the move would capture"),
+            ("(;GM[3];B[aa])", "GM: not a Go-family game record (GM[1])"),
+            ("(;B[aa];AB[cc])", "AB: stones set up after the first move"),
+            ("(;AB[aa]AW[ab][ba])", "AB/AW: the group at A9 has no liberty"),
+        ] {
+            let refused = GameRecord::from_sgf(text).unwrap_err().to_string();
+            assert!(refused.starts_with(error), "{text}: {refused}");
+            assert_eq!(refused.lines().count(), 1);
+        }
+        for text in ["(;B[aa", "no game", ""] {
+            assert!(matches!(GameRecord::from_sgf(text), Err(SgfError::Syntax(_))), "{text}");
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! A game in progress for the front ends (`nogo gtp`, `nogo play`): the moves from the empty
-//! board and the position they reach, with undo, the result, and a diagram marking the last move.
+//! A game in progress for the front ends (`nogo gtp`, `nogo play`): the moves from a starting
+//! position (the empty board, or stones set up by an SGF record) and the position they reach,
+//! with undo, the result, and a diagram marking the last move.
 //!
 //! Positions have no undo (copy-make), so undo replays the shorter move list: at most 81
 //! moves, far cheaper than anything a person or a GTP controller notices.
@@ -15,9 +16,10 @@ pub struct GameResult {
     pub reason: String,
 }
 
-/// The moves played so far and the position they reach.
+/// The moves played so far from the start, and the position they reach.
 #[derive(Clone, Debug, Default)]
 pub struct Game {
+    start: Position,
     moves: Vec<Point>,
     position: Position,
 }
@@ -30,8 +32,18 @@ impl Game {
 
     /// The game reached by `moves` from the empty board, if they are legal.
     pub fn from_moves(moves: Vec<Point>) -> Result<Game, HistoryError> {
-        let position = Position::from_moves(moves.iter().copied())?;
-        Ok(Game { moves, position })
+        Game::from_start(Position::new(), moves)
+    }
+
+    /// The game reached by `moves` from `start`, if they are legal.
+    pub fn from_start(start: Position, moves: Vec<Point>) -> Result<Game, HistoryError> {
+        let position = replay(&start, &moves)?;
+        Ok(Game { start, moves, position })
+    }
+
+    /// The position the moves start from.
+    pub fn start(&self) -> &Position {
+        &self.start
     }
 
     pub fn position(&self) -> &Position {
@@ -46,12 +58,12 @@ impl Game {
         self.moves.last().copied()
     }
 
-    /// The colour that played move `index` (0-based): black plays the even ones.
-    pub fn colour_of_move(index: usize) -> Color {
+    /// The colour that played move `index` (0-based) of [`Game::moves`].
+    pub fn colour_of_move(&self, index: usize) -> Color {
         if index.is_multiple_of(2) {
-            Color::Black
+            self.start.to_move()
         } else {
-            Color::White
+            !self.start.to_move()
         }
     }
 
@@ -65,7 +77,7 @@ impl Game {
     /// Takes back the last move, if any, and returns it.
     pub fn undo(&mut self) -> Option<Point> {
         let last = self.moves.pop()?;
-        self.position = Position::from_moves(self.moves.iter().copied()).expect("a prefix of a legal game");
+        self.position = replay(&self.start, &self.moves).expect("a prefix of a legal game");
         Some(last)
     }
 
@@ -90,10 +102,19 @@ impl Game {
         }
         let _ = write!(out, ", {} moves played", self.moves.len());
         if let Some(p) = last {
-            let _ = write!(out, ", last {} {p}", Game::colour_of_move(self.moves.len() - 1));
+            let _ = write!(out, ", last {} {p}", self.colour_of_move(self.moves.len() - 1));
         }
         out
     }
+}
+
+/// The position `moves` reach from `start`; the first illegal one is reported by its index.
+fn replay(start: &Position, moves: &[Point]) -> Result<Position, HistoryError> {
+    let mut position = start.clone();
+    for (index, &p) in moves.iter().enumerate() {
+        position.play(p).map_err(|error| HistoryError { index, error })?;
+    }
+    Ok(position)
 }
 
 #[cfg(test)]

@@ -254,14 +254,14 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
 
     /// Takes back moves up to and including the person's last one, so it is their turn again.
     fn undo(&mut self) -> io::Result<()> {
-        let person_moved = (0..self.game.moves().len()).any(|i| Game::colour_of_move(i) == self.person);
+        let person_moved = (0..self.game.moves().len()).any(|i| self.game.colour_of_move(i) == self.person);
         if !person_moved {
             return writeln!(self.out, "Nothing to undo.");
         }
         let mut taken = Vec::new();
         while let Some(p) = self.game.undo() {
             taken.push(p);
-            if Game::colour_of_move(self.game.moves().len()) == self.person {
+            if self.game.colour_of_move(self.game.moves().len()) == self.person {
                 break;
             }
         }
@@ -301,7 +301,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
             Ok(text) => GameRecord::from_sgf(&text).map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
-        let game = record.and_then(|record| Game::from_moves(record.moves).map_err(|e| e.to_string()));
+        let game = record.and_then(|record| record.game().map_err(|e| e.to_string()));
         match game {
             Ok(game) => {
                 self.game = game;

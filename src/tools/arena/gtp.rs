@@ -55,7 +55,8 @@ impl GtpPlayer {
         self.start()?;
         let process = self.process.as_mut().expect("started");
         for (i, p) in moves.iter().enumerate().skip(self.known) {
-            let colour = crate::rules::game::Game::colour_of_move(i);
+            // Arena games start from the empty board: black plays the even moves.
+            let colour = if i % 2 == 0 { Color::Black } else { Color::White };
             command(process, &format!("play {} {p}", gtp_colour(colour)), SETUP_LIMIT)?;
         }
         self.known = moves.len();
