@@ -177,7 +177,13 @@ fn scripted_session_every_reply() {
         ("undo", Expect::Err("cannot undo".into())),
         (&load_all, Expect::Ok("")),
         ("gogui-rules_side_to_move", Expect::Ok("white")),
-        (&load_bad, Expect::Err(format!("cannot load file: move 1 is illegal: {}", PlayError::Occupied))),
+        (
+            &load_bad,
+            Expect::Err(format!(
+                "cannot load file: W[ee] (move 2): illegal in NoGo: {}",
+                PlayError::Occupied
+            )),
+        ),
         (&load_missing, Expect::ErrStartingWith("cannot load file: ")),
         ("loadsgf", Expect::Err("syntax error: usage loadsgf FILE [MOVE_NUMBER]".into())),
         ("gogui-rules_side_to_move", Expect::Ok("white")),
