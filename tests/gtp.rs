@@ -180,7 +180,7 @@ fn scripted_session_every_reply() {
         (
             &load_bad,
             Expect::Err(format!(
-                "cannot load file: W[ee] (move 2): illegal in NoGo: {}",
+                "cannot load file: W[ee] at move 2: illegal in NoGo: {}",
                 PlayError::Occupied
             )),
         ),

@@ -203,7 +203,7 @@ fn save_and_load_round_trip() {
     let bad = temp_file("bad.sgf");
     std::fs::write(&bad, "(;SZ[9];B[ee];W[ee])").unwrap();
     let out = s.send(&format!("load {}", bad.display()));
-    assert!(out.contains(&format!("W[ee] (move 2): illegal in NoGo: {}", PlayError::Occupied)), "{out}");
+    assert!(out.contains(&format!("W[ee] at move 2: illegal in NoGo: {}", PlayError::Occupied)), "{out}");
     s.finish();
     for file in [path, bad] {
         let _ = std::fs::remove_file(file);

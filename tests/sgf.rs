@@ -24,8 +24,8 @@ fn every_fixture_loads_or_is_refused_with_its_reason() {
         ("setup-stones.sgf", Ok(3)),
         ("move-numbers.sgf", Ok(3)),
         ("kgs-19x19.sgf", Err("SZ[19]: NoGo here is played on 9x9 only")),
-        ("pass.sgf", Err("W[tt] (move 2): a pass, which NoGo does not have")),
-        ("capture.sgf", Err("W[ab] (move 4): illegal in NoGo: the move would capture")),
+        ("pass.sgf", Err("W[tt] at move 2: a pass, which NoGo does not have")),
+        ("capture.sgf", Err("W[ab] at move 4: illegal in NoGo: the move would capture")),
         ("chess.sgf", Err("GM: not a Go-family game record")),
     ];
     let listed = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sgf")).unwrap();

@@ -154,7 +154,7 @@ impl GameRecord {
                         let colour = if matches!(property, Prop::B(_)) { Color::Black } else { Color::White };
                         let number = record.moves.len() + 1;
                         let name = format!(
-                            "{}[{}] (move {number})",
+                            "{}[{}] at move {number}",
                             property.identifier(),
                             property_value(property)
                         );
@@ -383,10 +383,10 @@ mod tests {
         for (text, error) in [
             ("(;SZ[19];B[aa])", "SZ[19]: NoGo here is played on 9x9 only"),
             ("(;SZ[9:7];B[aa])", "SZ[9:7]: NoGo here is played on 9x9 only"),
-            ("(;SZ[9];B[])", "B[] (move 1): a pass, which NoGo does not have"),
-            ("(;SZ[9];B[jj])", "B[jj] (move 1): not a point of the 9x9 board"),
-            ("(;B[aa];B[bb])", "B[bb] (move 2): black plays twice in a row"),
-            ("(;B[aa];W[ba];B[ii];W[ab])", "W[ab] (move 4): illegal in NoGo: the move would capture"),
+            ("(;SZ[9];B[])", "B[] at move 1: a pass, which NoGo does not have"),
+            ("(;SZ[9];B[jj])", "B[jj] at move 1: not a point of the 9x9 board"),
+            ("(;B[aa];B[bb])", "B[bb] at move 2: black plays twice in a row"),
+            ("(;B[aa];W[ba];B[ii];W[ab])", "W[ab] at move 4: illegal in NoGo: the move would capture"),
             ("(;GM[3];B[aa])", "GM: not a Go-family game record (GM[1])"),
             ("(;B[aa];AB[cc])", "AB: stones set up after the first move"),
             ("(;AB[aa]AW[ab][ba])", "AB/AW: the group at A9 has no liberty"),
