@@ -366,7 +366,11 @@ fn each_wrapper_plays_whole_legal_games_kept_running_and_restarted() {
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn a_wrapper_that_cannot_start_the_bot_says_why() {
-    let nowhere = [("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", "/nonexistent/nogo-test")];
+    let nowhere = [
+        ("NOGO_WRAPPER_NO_MEMFD", "1"),
+        ("NOGO_WRAPPER_TMPDIR", "/nonexistent/nogo-test"),
+        ("NOGO_WRAPPER_IN_PROCESS", "never"),
+    ];
     let json = br#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#;
     for wrapper in WRAPPERS {
         // Botzone keeps stdin open while it waits for the answer.
@@ -449,5 +453,59 @@ fn baked_options_come_before_the_wrappers_own() {
             let stdout = String::from_utf8_lossy(&got.stdout);
             assert!(stdout.contains("iterations=700 "), "{words:?}: {stdout}");
         }
+    }
+}
+
+/// Runs the rest of a command line where exec is forbidden (`scripts/botzone/no-exec.py`):
+/// after it starts, execve, execveat and memfd_create fail.
+fn no_exec() -> Vec<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/botzone/no-exec.py");
+    vec!["python3".into(), script.display().to_string(), "--".into()]
+}
+
+/// Where a sandbox forbids exec (and memfd_create), the C++ wrapper starts the bot inside its
+/// own process: whole judged games against a random player, kept running and restarted, every
+/// move legal and in time.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn the_cpp_wrapper_plays_whole_games_where_exec_is_forbidden() {
+    // The sandbox works: a shell under it cannot start another program.
+    let probe = run(command(&no_exec()), &["sh", "-c", "exec /bin/true"], &[], b"");
+    assert_eq!(probe.status.code(), Some(126), "{}", String::from_utf8_lossy(&probe.stderr));
+    assert!(String::from_utf8_lossy(&probe.stderr).contains("Operation not permitted"));
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-no-exec");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let games = 2;
+    let sandbox: Vec<String> = no_exec().iter().map(|w| format!("'{w}'")).collect();
+    for keep_running in [true, false] {
+        let case = if keep_running { "kept" } else { "restarted" };
+        let summary = dir.join(format!("{case}.json"));
+        let player = format!(
+            "exec {} '{}' --nodes {NODES}{}",
+            sandbox.join(" "),
+            artefacts().cpp_bot.display(),
+            if keep_running { "" } else { " --no-keep-running" }
+        );
+        let status = Command::new(env!("CARGO_BIN_EXE_nogo"))
+            .args(["arena", "--player1", &player, "--name1", "wrapper", "--player2", "builtin:random"])
+            .args(["--games", &games.to_string(), "--openings", "none", "--seed", "8", "--quiet"])
+            .arg("--json")
+            .arg(&summary)
+            .status()
+            .expect("nogo arena runs");
+        assert!(status.success(), "{case}: nogo arena failed");
+        let result: Value = serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
+        assert_eq!(result["games"], games, "{case}");
+        let lost = &result["losses_by_verdict"]["wrapper"];
+        for (verdict, count) in lost.as_object().unwrap() {
+            if verdict != "no-legal-move" {
+                assert_eq!(count, 0, "{case}: the wrapper lost by {verdict}");
+            }
+        }
+        let times = &result["move_time"]["wrapper"];
+        assert!(times["moves"].as_u64().unwrap() >= games * 5, "{case}: {times}");
+        eprintln!("no exec, {case}: wrapper move time {times}");
     }
 }

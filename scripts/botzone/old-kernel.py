@@ -11,20 +11,13 @@ kernel before 3.17 (no memfd_create, 319, nor execveat, 322): --without 319,322.
 Only the system call table is old: the kernel's other behaviour stays this machine's.
 """
 
-import ctypes
 import os
-import struct
 import sys
 
-AUDIT_ARCH_X86_64 = 0xC000003E
-SECCOMP_RET_ALLOW = 0x7FFF0000
-SECCOMP_RET_ERRNO = 0x00050000
+from seccomp import AUDIT_ARCH_X86_64, JEQ_K, JGE_K, LD_W_ABS, RET_K, SECCOMP_RET_ALLOW, \
+    SECCOMP_RET_ERRNO, X32_BIT, install
+
 ENOSYS = 38
-PR_SET_NO_NEW_PRIVS = 38
-PR_SET_SECCOMP = 22
-SECCOMP_MODE_FILTER = 2
-LD_W_ABS, JEQ_K, JGE_K, RET_K = 0x20, 0x15, 0x35, 0x06
-X32_BIT = 0x40000000
 
 
 def program(newest, without):
@@ -56,16 +49,7 @@ def main():
     command = args[1:]
     newest = min(newest, X32_BIT - 1)  # x32 numbers are above X32_BIT: denied too
 
-    code = program(newest, without)
-    filters = b"".join(struct.pack("HBBI", *instruction) for instruction in code)
-    buffer = ctypes.create_string_buffer(filters)
-    fprog = struct.pack("HxxxxxxQ", len(code), ctypes.addressof(buffer))
-    fprog_buffer = ctypes.create_string_buffer(fprog)
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        sys.exit("old-kernel.py: prctl(PR_SET_NO_NEW_PRIVS): " + os.strerror(ctypes.get_errno()))
-    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog_buffer, 0, 0) != 0:
-        sys.exit("old-kernel.py: prctl(PR_SET_SECCOMP): " + os.strerror(ctypes.get_errno()))
+    install(program(newest, without), "old-kernel.py")
     os.execvp(command[0], command)
 
 
