@@ -337,8 +337,10 @@ std::string exec_from_memory(const std::vector<unsigned char>& binary, char** ar
     return reason;
 }
 
-// The cached copy in `dir`, written first when missing. Returns only on failure.
-std::string exec_from_file(const std::string& dir, const std::vector<unsigned char>& binary, char** argv) {
+// The cached copy in `dir`, written first when missing. Returns only on failure; `refused`
+// tells the file was there but exec was not permitted (no other directory will do better).
+std::string exec_from_file(const std::string& dir, const std::vector<unsigned char>& binary, char** argv,
+                           bool& refused) {
     char name[96];
     snprintf(name, sizeof name, "/nogo-%08x-%lu-%lu", (unsigned)BINARY_CRC32, BINARY_SIZE,
              (unsigned long)getuid());
@@ -366,6 +368,7 @@ std::string exec_from_file(const std::string& dir, const std::vector<unsigned ch
         }
     }
     execv(path.c_str(), argv);
+    refused = errno == EPERM;  // a noexec mount says EACCES: another directory may do
     return describe(("execv " + path).c_str());
 }
 
@@ -518,7 +521,9 @@ int main(int argc, char** argv) {
         const char* usual[] = {"/tmp", "/var/tmp", "/dev/shm", "."};
         for (int i = 0; i < 4; ++i) dirs.push_back(usual[i]);
     }
-    for (size_t i = 0; i < dirs.size(); ++i) reasons += exec_from_file(dirs[i], binary, &args[0]) + "; ";
+    bool refused = false;
+    for (size_t i = 0; i < dirs.size() && !refused; ++i)
+        reasons += exec_from_file(dirs[i], binary, &args[0], refused) + "; ";
     if (in_process != "never") reasons += start_in_process(binary, &args[0]) + "; ";
     answer_failure(reasons.substr(0, reasons.size() - 2));
     return 1;
