@@ -28,6 +28,8 @@ pub enum Command {
     Play(crate::tools::play::PlayArgs),
     /// Play a match between two players, judged as on Botzone; print the score and statistics.
     Arena(Box<crate::tools::arena::ArenaArgs>),
+    /// Play the search against itself and write training data (one JSON object a position).
+    Selfplay(crate::tools::selfplay::SelfplayArgs),
 }
 
 /// Parses the arguments and runs; the exit code. `started` is when the process started.
@@ -49,6 +51,7 @@ pub fn run(started: Instant) -> i32 {
         Some(Command::Gtp(args)) => crate::protocols::gtp::run(args),
         Some(Command::Play(args)) => crate::tools::play::run(args),
         Some(Command::Arena(args)) => crate::tools::arena::run(*args),
+        Some(Command::Selfplay(args)) => crate::tools::selfplay::run(args),
         None => crate::protocols::botzone::run(&cli.bot, started),
     }
 }

@@ -33,3 +33,31 @@ fn bench_reports_each_position_and_the_signature() {
     assert!(lines[4].starts_with("signature "), "{text}");
     assert!(lines[5].starts_with("4000 iterations "), "{text}");
 }
+
+/// Self-play records by game, then in play order within a game (games come as they finish).
+fn by_game(mut lines: Vec<String>) -> Vec<String> {
+    lines.sort_by_key(|line| {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        (record["game"].as_u64(), record["ply"].as_u64())
+    });
+    lines
+}
+
+#[test]
+fn selfplay_records_do_not_depend_on_jobs_or_shards() {
+    let selfplay = |extra: &[&str]| -> Vec<String> {
+        let output = Command::new(env!("CARGO_BIN_EXE_nogo"))
+            .args(["selfplay", "--games", "4", "--nodes", "200", "--seed", "5"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap().lines().map(String::from).collect()
+    };
+    let whole = by_game(selfplay(&["-j", "1"]));
+    assert!(whole.len() > 4 * 20, "{} records", whole.len());
+    assert_eq!(by_game(selfplay(&["-j", "2"])), whole);
+    let mut shards = selfplay(&["--shard", "1/2"]);
+    shards.extend(selfplay(&["--shard", "2/2"]));
+    assert_eq!(by_game(shards), whole);
+}

@@ -386,6 +386,12 @@ impl Mcts {
             .collect()
     }
 
+    /// Whether the tree holds a search of `position`: after [`Engine::think`], false when the
+    /// move was found without one (a decisive move, or the endgame solver's proof).
+    pub fn searched(&self, position: &Position) -> bool {
+        self.tree.root_position() == Some(position)
+    }
+
     fn principal_variation(&self) -> Vec<Point> {
         let mut pv = Vec::new();
         let mut index = 0;

@@ -93,6 +93,11 @@ impl Tree {
         self.capacity
     }
 
+    /// The position at the root, if a tree is kept.
+    pub fn root_position(&self) -> Option<&Position> {
+        self.root_position.as_ref()
+    }
+
     /// The move that reached the root, when known.
     pub fn root_last_move(&self) -> Option<Point> {
         self.root_last_move

@@ -1,0 +1,270 @@
+//! `nogo selfplay`: games of the search against itself, written as training data for move
+//! priors: for each searched position the stones, the side to move, the root's visit counts,
+//! the move played and the game's winner, one JSON object a line (`docs/selfplay.md`).
+//!
+//! A game opens with a few uniformly random moves, then the search plays at a fixed number of
+//! iterations a move; for the first moves after the opening, the move played is drawn from the
+//! root's visit counts raised to `1 / temperature`, so games differ. Game `i` depends only on
+//! `--seed` and `i`, so `-j` and `--shard` change nothing but who plays it.
+
+use super::arena::shard::Shard;
+use crate::rules::{Color, Point, Position};
+use crate::search::engine::{Budget, Engine};
+use crate::search::{Mcts, Params};
+use serde_json::{json, Value};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// Options of `nogo selfplay`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    /// Games to play (the whole set, before --shard).
+    #[arg(short = 'n', long, default_value_t = 100)]
+    pub games: u64,
+    /// Search iterations a move.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Uniformly random moves that open each game.
+    #[arg(long, default_value_t = 4)]
+    pub random_moves: usize,
+    /// Searched moves, after the opening, played by drawing from the visit counts.
+    #[arg(long, default_value_t = 10)]
+    pub temperature_moves: usize,
+    /// The draw's temperature: visits are raised to 1 / T (1: in proportion to the visits).
+    #[arg(long, default_value_t = 1.0)]
+    pub temperature: f64,
+    /// Games played at once, one thread each.
+    #[arg(short = 'j', long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Seed of the openings and draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Play only the K-th of N slices of the games (as `nogo arena --shard`); the slices'
+    /// outputs concatenated are the whole set's.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Write the records to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// A point as the records write it: `y * 9 + x`, Botzone's coordinates, 0 to 80.
+fn index(p: Point) -> u64 {
+    p.y() as u64 * 9 + p.x() as u64
+}
+
+/// Plays game `number`; its records, in play order.
+pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
+    let mut rng = fastrand::Rng::with_seed(args.seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut position = Position::new();
+    let mut moves: Vec<Point> = Vec::new();
+    let play = |position: &mut Position, moves: &mut Vec<Point>, p: Point| {
+        position.play(p).expect("a legal move");
+        moves.push(p);
+    };
+    while moves.len() < args.random_moves && !position.is_terminal() {
+        let p = position.legal_moves().choose(&mut rng).expect("a legal move");
+        play(&mut position, &mut moves, p);
+    }
+    let mut search = Mcts::new(Params { memory_bytes: 64 << 20, ..Params::default() }, number);
+    let mut records = Vec::new();
+    let mut searched_moves = 0;
+    while !position.is_terminal() {
+        let report = search.think(&position, &Budget::nodes(args.nodes));
+        let visits: Vec<(Point, u32)> = if search.searched(&position) {
+            search.root_children().into_iter().map(|(p, visits, _)| (p, visits)).collect()
+        } else {
+            Vec::new()
+        };
+        let drawn = searched_moves < args.temperature_moves && !visits.is_empty();
+        let played = if drawn { draw(&visits, args.temperature, &mut rng) } else { report.best };
+        let stones = |c: Color| position.stones(c).iter().map(index).collect::<Vec<_>>();
+        records.push(json!({
+            "game": number,
+            "ply": moves.len(),
+            "to_move": position.to_move().to_string(),
+            "black": stones(Color::Black),
+            "white": stones(Color::White),
+            "last_moves": [moves.last().map(|&p| index(p)), moves.iter().rev().nth(1).map(|&p| index(p))],
+            "visits": visits.iter().map(|&(p, n)| [index(p), n as u64]).collect::<Vec<_>>(),
+            "iterations": report.iterations,
+            "best": index(report.best),
+            "win_rate": report.win_rate,
+            "played": index(played),
+        }));
+        searched_moves += 1;
+        play(&mut position, &mut moves, played);
+    }
+    let winner = position.winner().expect("the game is over").to_string();
+    for record in &mut records {
+        record["winner"] = json!(winner);
+    }
+    records
+}
+
+/// A move drawn with probability proportional to `visits ^ (1 / temperature)`.
+fn draw(visits: &[(Point, u32)], temperature: f64, rng: &mut fastrand::Rng) -> Point {
+    let weights: Vec<f64> = visits.iter().map(|&(_, n)| (n as f64).powf(1.0 / temperature)).collect();
+    let mut target = rng.f64() * weights.iter().sum::<f64>();
+    for (&(p, _), weight) in visits.iter().zip(&weights) {
+        if target < *weight {
+            return p;
+        }
+        target -= weight;
+    }
+    visits.last().expect("searched moves").0
+}
+
+/// Runs `nogo selfplay`; the exit code.
+pub fn run(args: SelfplayArgs) -> i32 {
+    if args.jobs == 0 || args.temperature.is_nan() || args.temperature <= 0.0 {
+        eprintln!("nogo selfplay: --jobs must be at least 1 and --temperature above 0");
+        return 2;
+    }
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let numbers: Vec<u64> = (0..args.games).filter(|&n| shard.includes(n)).collect();
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Box::new(std::io::BufWriter::new(file)),
+            Err(e) => {
+                eprintln!("nogo selfplay: cannot create {}: {e}", path.display());
+                return 1;
+            }
+        },
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if args.jobs > cores {
+        eprintln!("nogo selfplay: warning: -j {} but {cores} cores: each game wants one", args.jobs);
+    }
+    let started = Instant::now();
+    let next = AtomicU64::new(0);
+    let total = numbers.len() as u64;
+    let terminal = std::io::stderr().is_terminal();
+    let mut failed = None;
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        for _ in 0..args.jobs.min(numbers.len().max(1)) {
+            let (sender, next, numbers, args) = (sender.clone(), &next, &numbers, &args);
+            scope.spawn(move || loop {
+                let at = next.fetch_add(1, Ordering::Relaxed) as usize;
+                let Some(&number) = numbers.get(at) else { break };
+                if sender.send(play_game(args, number)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        let mut done = 0u64;
+        let mut positions = 0;
+        for records in receiver {
+            for record in &records {
+                if let Err(e) = writeln!(out, "{record}") {
+                    failed.get_or_insert(e);
+                }
+            }
+            done += 1;
+            positions += records.len();
+            let elapsed = started.elapsed().as_secs_f64();
+            let eta = elapsed / done as f64 * (total - done) as f64;
+            let line = format!("[{done:>4}/{total}] {positions} positions, {elapsed:.0} s, ETA {eta:.0} s");
+            if terminal {
+                eprint!("\r\x1b[K{line}");
+            } else {
+                eprintln!("{line}");
+            }
+        }
+        if terminal {
+            eprintln!();
+        }
+    });
+    match failed.map(Err).unwrap_or_else(|| out.flush()) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("nogo selfplay: cannot write the records: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(games: u64) -> SelfplayArgs {
+        SelfplayArgs {
+            games,
+            nodes: 300,
+            random_moves: 2,
+            temperature_moves: 4,
+            temperature: 1.0,
+            jobs: 1,
+            seed: 3,
+            shard: None,
+            out: None,
+        }
+    }
+
+    #[test]
+    fn records_replay_as_the_game_was_played() {
+        let records = play_game(&args(1), 0);
+        assert!(!records.is_empty());
+        let points = |value: &Value| -> crate::rules::Bitboard {
+            value
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| {
+                    let i = i.as_u64().unwrap() as u8;
+                    Point::from_xy(i % 9, i / 9).unwrap()
+                })
+                .collect()
+        };
+        let mut last_winner = None;
+        for (i, record) in records.iter().enumerate() {
+            let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
+            let position =
+                Position::from_stones(points(&record["black"]), points(&record["white"]), to_move).unwrap();
+            assert_eq!(position.moves_played() as u64, record["ply"].as_u64().unwrap());
+            let played = record["played"].as_u64().unwrap() as u8;
+            let played = Point::from_xy(played % 9, played / 9).unwrap();
+            assert!(position.legal_moves().has(played), "record {i}");
+            // Visits of legal moves, the tree's reused part included: at least this search's.
+            let visits = record["visits"].as_array().unwrap();
+            let sum: u64 = visits.iter().map(|v| v[1].as_u64().unwrap()).sum();
+            assert!(visits.is_empty() || sum + 1 >= record["iterations"].as_u64().unwrap(), "record {i}");
+            for v in visits {
+                let p = v[0].as_u64().unwrap() as u8;
+                assert!(position.legal_moves().has(Point::from_xy(p % 9, p / 9).unwrap()));
+            }
+            // The next record's position is this one after the move played.
+            if let Some(next) = records.get(i + 1) {
+                let mut after = position.clone();
+                after.play(played).unwrap();
+                assert_eq!(points(&next["black"]), after.stones(Color::Black));
+                assert_eq!(points(&next["white"]), after.stones(Color::White));
+            } else {
+                let mut end = position.clone();
+                end.play(played).unwrap();
+                assert!(end.is_terminal());
+                last_winner = Some(end.winner().unwrap().to_string());
+            }
+        }
+        assert!(records.iter().all(|r| r["winner"].as_str() == last_winner.as_deref()));
+    }
+
+    #[test]
+    fn games_depend_on_the_seed_and_their_number_only() {
+        let whole: Vec<Value> = (0..4).flat_map(|n| play_game(&args(4), n)).collect();
+        assert_eq!(whole, (0..4).flat_map(|n| play_game(&args(4), n)).collect::<Vec<_>>());
+        let other_seed = SelfplayArgs { seed: 4, ..args(4) };
+        assert_ne!(play_game(&args(4), 0), play_game(&other_seed, 0));
+        let halves: [Shard; 2] = ["1/2".parse().unwrap(), "2/2".parse().unwrap()];
+        for n in 0..4 {
+            assert_eq!(halves.iter().filter(|s| s.includes(n)).count(), 1);
+        }
+    }
+}
