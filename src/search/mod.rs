@@ -6,6 +6,7 @@ pub mod engine;
 pub mod eval;
 pub mod mcts;
 pub mod params;
+pub mod patterns;
 pub mod time;
 
 pub use endgame::Solver;

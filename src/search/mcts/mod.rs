@@ -23,6 +23,16 @@ use ordering::{ranked_moves, PointStats, FRESH_HISTORY};
 use std::time::Instant;
 use tree::{block_capacity, Node, Tree};
 
+/// The order in which a new node of `position` tries its children, best first, before the
+/// tree has any history: by the mobility each move leaves, ties to the points near `last_move`
+/// (within `params.last_move_radius`), then contested points. For analyses of move priors.
+pub fn move_order(position: &Position, last_move: Option<Point>, params: &Params) -> Vec<Point> {
+    let near = last_move.map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(params.last_move_radius));
+    let count = position.legal_moves().count() as usize;
+    let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY);
+    order[..count].iter().map(|&i| Point::from_index(i).expect("a board point")).collect()
+}
+
 /// The value of a proven node for the player who moved into it.
 #[inline]
 fn proof_value(proof: Proof) -> f32 {
@@ -490,6 +500,22 @@ mod tests {
                     assert_eq!(n as u64 >= threshold, widens, "w {widening}, {tried} tried, {n} visits");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn move_order_lists_every_legal_move_once_best_mobility_first() {
+        for position in random_positions(19, |p| p.moves_played() >= 10) {
+            let order = move_order(&position, None, &Params::default());
+            let legal = position.legal_moves();
+            assert_eq!(order.len() as u32, legal.count());
+            assert_eq!(order.iter().copied().collect::<Bitboard>(), legal);
+            let to_move = position.to_move().index();
+            let mobility = |p: Point| {
+                let after = position.legal_both_after(p);
+                eval::mobility(after[to_move], after[1 - to_move])
+            };
+            assert_eq!(mobility(order[0]), legal.iter().map(mobility).max().unwrap(), "{position}");
         }
     }
 
