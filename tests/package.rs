@@ -312,6 +312,32 @@ fn each_wrapper_becomes_the_bot_and_keeps_running() {
     }
 }
 
+/// Plays `games` judged games (`nogo arena`) of the Botzone bot started by `player`, named
+/// "wrapper", against a random player, and checks every game ended with a side that had no
+/// legal move: no illegal, late or malformed answer. The summary, written to `summary`.
+fn judged_games(player: &str, games: u64, summary: &Path, case: &str) -> Value {
+    let status = Command::new(env!("CARGO_BIN_EXE_nogo"))
+        .args(["arena", "--player1", player, "--name1", "wrapper", "--player2", "builtin:random"])
+        .args(["--games", &games.to_string(), "--openings", "none", "--seed", "7", "--quiet"])
+        .arg("--json")
+        .arg(summary)
+        .status()
+        .expect("nogo arena runs");
+    assert!(status.success(), "{case}: nogo arena failed");
+    let result: Value = serde_json::from_str(&fs::read_to_string(summary).unwrap()).unwrap();
+    assert_eq!(result["games"], games, "{case}");
+    for (name, verdicts) in result["losses_by_verdict"].as_object().unwrap() {
+        for (verdict, count) in verdicts.as_object().unwrap() {
+            if verdict != "no-legal-move" {
+                assert_eq!(count, 0, "{case}: {name} lost by {verdict}");
+            }
+        }
+    }
+    let moves = result["move_time"]["wrapper"]["moves"].as_u64().unwrap();
+    assert!(moves >= games * 5, "{case}: {moves} moves");
+    result
+}
+
 /// Whole games against a random player in the local judge (`nogo arena`), which rejects any
 /// illegal, late or malformed answer, in both of Botzone's modes, with the system calls of
 /// Linux 4.4 only. Each start of a wrapper's process is counted: once per game when kept
@@ -336,25 +362,8 @@ fn each_wrapper_plays_whole_legal_games_kept_running_and_restarted() {
                 words.join(" "),
                 if keep_running { "" } else { " --no-keep-running" }
             );
-            let status = Command::new(env!("CARGO_BIN_EXE_nogo"))
-                .args(["arena", "--player1", &player, "--name1", "wrapper", "--player2", "builtin:random"])
-                .args(["--games", &games.to_string(), "--openings", "none", "--seed", "7", "--quiet"])
-                .arg("--json")
-                .arg(&summary)
-                .status()
-                .expect("nogo arena runs");
-            assert!(status.success(), "{case}: nogo arena failed");
-            let result: Value = serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
-            assert_eq!(result["games"], games, "{case}");
-            for (player, verdicts) in result["losses_by_verdict"].as_object().unwrap() {
-                for (verdict, count) in verdicts.as_object().unwrap() {
-                    if verdict != "no-legal-move" {
-                        assert_eq!(count, 0, "{case}: {player} lost by {verdict}");
-                    }
-                }
-            }
+            let result = judged_games(&player, games, &summary, &case);
             let moves = result["move_time"]["wrapper"]["moves"].as_u64().unwrap();
-            assert!(moves >= games * 5, "{case}: {moves} moves");
             let started = fs::read_to_string(&starts).unwrap().lines().count() as u64;
             assert_eq!(started, if keep_running { games } else { moves }, "{case}");
         }
@@ -488,24 +497,7 @@ fn the_cpp_wrapper_plays_whole_games_where_exec_is_forbidden() {
             artefacts().cpp_bot.display(),
             if keep_running { "" } else { " --no-keep-running" }
         );
-        let status = Command::new(env!("CARGO_BIN_EXE_nogo"))
-            .args(["arena", "--player1", &player, "--name1", "wrapper", "--player2", "builtin:random"])
-            .args(["--games", &games.to_string(), "--openings", "none", "--seed", "8", "--quiet"])
-            .arg("--json")
-            .arg(&summary)
-            .status()
-            .expect("nogo arena runs");
-        assert!(status.success(), "{case}: nogo arena failed");
-        let result: Value = serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
-        assert_eq!(result["games"], games, "{case}");
-        let lost = &result["losses_by_verdict"]["wrapper"];
-        for (verdict, count) in lost.as_object().unwrap() {
-            if verdict != "no-legal-move" {
-                assert_eq!(count, 0, "{case}: the wrapper lost by {verdict}");
-            }
-        }
-        let times = &result["move_time"]["wrapper"];
-        assert!(times["moves"].as_u64().unwrap() >= games * 5, "{case}: {times}");
-        eprintln!("no exec, {case}: wrapper move time {times}");
+        let result = judged_games(&player, games, &summary, case);
+        eprintln!("no exec, {case}: wrapper move time {}", result["move_time"]["wrapper"]);
     }
 }

@@ -3,6 +3,7 @@
 //! proptest's default of 256 cases a property runs in CI; `PROPTEST_CASES=100000 cargo test
 //! --test properties` is the long run.
 
+use nogo::protocols::gtp::COMMANDS;
 use nogo::{Color, Point, Position};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -288,40 +289,7 @@ fn gtp_command_name(line: &str) -> Option<&str> {
 /// A GTP line: a known command (or a junk word) with arguments valid or not, an optional id,
 /// or a comment or blank line.
 fn gtp_line() -> impl Strategy<Value = String> {
-    let name = prop_oneof![
-        prop::sample::select(vec![
-            "protocol_version",
-            "name",
-            "version",
-            "known_command",
-            "list_commands",
-            "boardsize",
-            "clear_board",
-            "komi",
-            "play",
-            "genmove",
-            "undo",
-            "showboard",
-            "time_settings",
-            "time_left",
-            "final_score",
-            "loadsgf",
-            "legal_moves",
-            "gogui-rules_game_id",
-            "gogui-rules_board_size",
-            "gogui-rules_legal_moves",
-            "gogui-rules_side_to_move",
-            "gogui-rules_board",
-            "gogui-rules_final_result",
-            "gogui-analyze_commands",
-            "gogui-interrupt",
-            "cputime",
-            "nogo-visits",
-            "nogo-winrates",
-        ])
-        .prop_map(String::from),
-        "[a-z_]{1,8}",
-    ];
+    let name = prop_oneof![prop::sample::select(COMMANDS.to_vec()).prop_map(String::from), "[a-z_]{1,8}",];
     let argument = prop_oneof![
         prop::sample::select(vec![
             "b",
