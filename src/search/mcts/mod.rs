@@ -61,9 +61,6 @@ pub struct Mcts {
     solver: Option<Solver>,
     /// `sqrt(ln visits)` of the first [`TABLED_VISITS`] visit counts.
     sqrt_ln_visits: &'static [f32],
-    /// For each count of tried children, the visits from which progressive widening lets a
-    /// node try one more: [`widening_thresholds`].
-    widening_visits: [u64; MAX_POSITIONS],
     /// Solver nodes spent on the tree's proofs since the clock was last read.
     unclocked_solver_nodes: u64,
 }
@@ -86,29 +83,6 @@ fn sqrt_ln_table() -> &'static [f32] {
     TABLE.get_or_init(|| (0..TABLED_VISITS as u32).map(sqrt_ln).collect())
 }
 
-/// For each count `t` of tried children, the fewest visits `n` for which progressive widening
-/// `t < w * sqrt(n)` holds, in the same `f32` arithmetic: the test is monotone in `n`, so a
-/// comparison with the threshold gives the same answers without a square root per level
-/// (`u64::MAX` where no visit count reaches it).
-fn widening_thresholds(widening: f32) -> [u64; MAX_POSITIONS] {
-    let widens = |tried: usize, visits: u64| (tried as f32) < widening * (visits as u32 as f32).sqrt();
-    std::array::from_fn(|tried| {
-        if !widens(tried, u32::MAX as u64) {
-            return u64::MAX;
-        }
-        let (mut low, mut high) = (0u64, u32::MAX as u64);
-        while low < high {
-            let middle = (low + high) / 2;
-            if widens(tried, middle) {
-                high = middle;
-            } else {
-                low = middle + 1;
-            }
-        }
-        low
-    })
-}
-
 impl Mcts {
     pub fn new(params: Params, seed: u64) -> Mcts {
         Mcts {
@@ -119,7 +93,6 @@ impl Mcts {
             solver: None,
             unclocked_solver_nodes: 0,
             sqrt_ln_visits: sqrt_ln_table(),
-            widening_visits: widening_thresholds(params.widening),
         }
     }
 
@@ -268,7 +241,8 @@ impl Mcts {
         let node = self.tree.nodes[index];
         // Progressive widening: a node visited n times may have ceil(w * sqrt(n)) children,
         // that is, one more while fewer than w * sqrt(n) are tried.
-        if node.tried < node.children && node.visits as u64 >= self.widening_visits[node.tried as usize] {
+        let widest = self.params.widening * (node.visits as f32).sqrt();
+        if node.tried < node.children && (node.tried as f32) < widest {
             if let Some(child) = self.try_next(index, position) {
                 return Some(child);
             }
@@ -482,25 +456,6 @@ mod tests {
 
     fn play_out(moves: &[(u8, u8)]) -> Position {
         Position::from_moves(moves.iter().map(|&(x, y)| Point::from_xy(x, y).unwrap())).unwrap()
-    }
-
-    #[test]
-    fn widening_thresholds_answer_as_the_square_root_does() {
-        let mut rng = fastrand::Rng::with_seed(3);
-        for widening in [0.25f32, 0.7, 1.0, 8.0] {
-            let thresholds = widening_thresholds(widening);
-            for (tried, &threshold) in thresholds.iter().enumerate() {
-                let mut visits: Vec<u32> = (0..200).map(|_| rng.u32(..20_000)).collect();
-                visits.extend([0, 1, u32::MAX]);
-                if let Ok(t) = u32::try_from(threshold) {
-                    visits.extend([t.saturating_sub(1), t, t.saturating_add(1)]);
-                }
-                for n in visits {
-                    let widens = (tried as f32) < widening * (n as f32).sqrt();
-                    assert_eq!(n as u64 >= threshold, widens, "w {widening}, {tried} tried, {n} visits");
-                }
-            }
-        }
     }
 
     #[test]
