@@ -1,6 +1,7 @@
 //! The Botzone artefacts of `scripts/package-botzone`: the static executable, the Python zip
 //! and the C++ source, each wrapper checked against the bare executable on every fixture,
-//! through keep-running sessions, and through whole games in the local judge.
+//! through bots kept running, and through whole games in the local judge; the C++ one also
+//! where exec is forbidden, starting the bot inside its own process.
 //!
 //! Slow (a static release build, a g++ compile of the 1.4 MB source, games that start a
 //! process per turn), so every test is #[ignore]: run them with `scripts/test-package`, or
@@ -29,9 +30,7 @@ fn artefacts() -> &'static Artefacts {
     static ARTEFACTS: OnceLock<Artefacts> = OnceLock::new();
     ARTEFACTS.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test");
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
+        let dir = test_dir("package-test");
         let packaged = Command::new(root.join("scripts/package-botzone"))
             .arg("--out")
             .arg(&dir)
@@ -200,20 +199,24 @@ fn the_packaged_executable_answers_as_the_crate_bot() {
 }
 
 /// stdin, stdout, stderr, arguments and the exit code pass through each wrapper unchanged, by
-/// either way of starting the executable.
+/// every way of starting the executable (the C++ one's in-process start included).
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn each_wrapper_answers_every_fixture_as_the_bare_executable() {
     let bare = artefacts().dir.join("nogo");
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-cache");
-    fs::create_dir_all(&cache).unwrap();
-    let from_file = [("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", cache.to_str().unwrap())];
+    let cache = wrapper_cache();
+    let from_file = [("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", cache.as_str())];
+    let in_process = [("NOGO_WRAPPER_IN_PROCESS", "only")];
     let args = ["--no-keep-running", "--nodes", NODES];
     for fixture in fixtures() {
         let input = fs::read(&fixture).unwrap();
         let expected = run(Command::new(&bare), &args, &[], &input);
         for wrapper in WRAPPERS {
-            for envs in [&[][..], &from_file[..]] {
+            let ways: &[&[(&str, &str)]] = match wrapper {
+                Wrapper::Cpp => &[&[], &from_file, &in_process],
+                _ => &[&[], &from_file],
+            };
+            for &envs in ways {
                 let got = run(command(&wrapper_command(wrapper)), &args, envs, &input);
                 let case = format!("{wrapper:?} {envs:?} {}", fixture.display());
                 assert_eq!(answer(&got.stdout), answer(&expected.stdout), "{case}");
@@ -225,14 +228,14 @@ fn each_wrapper_answers_every_fixture_as_the_bare_executable() {
 }
 
 /// A kept-running bot, read line by line.
-struct Session {
+struct KeptBot {
     child: Child,
     out: BufReader<std::process::ChildStdout>,
 }
 
-impl Session {
+impl KeptBot {
     /// Starts `wrapper` behind the command-line `prefix` (which runs the rest).
-    fn start(prefix: &[String], wrapper: Wrapper, envs: &[(&str, &str)]) -> Session {
+    fn start(prefix: &[String], wrapper: Wrapper, envs: &[(&str, &str)]) -> KeptBot {
         let words: Vec<String> = prefix.iter().cloned().chain(wrapper_command(wrapper)).collect();
         let mut child = command(&words)
             .args(["--nodes", NODES])
@@ -242,7 +245,7 @@ impl Session {
             .spawn()
             .expect("the wrapper starts");
         let out = BufReader::new(child.stdout.take().unwrap());
-        Session { child, out }
+        KeptBot { child, out }
     }
 
     /// Sends one line; the answer's move, after checking the keep-running marker follows it.
@@ -280,9 +283,8 @@ fn old_kernel(without: &str) -> Vec<String> {
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn each_wrapper_becomes_the_bot_and_keeps_running() {
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-cache");
-    fs::create_dir_all(&cache).unwrap();
-    let cache_str = cache.to_str().unwrap();
+    let cache = wrapper_cache();
+    let cache_str = cache.as_str();
     let packaged = fs::read(artefacts().dir.join("nogo")).unwrap();
     let to_cache = [("NOGO_WRAPPER_TMPDIR", cache_str)];
     let no_memfd = [("NOGO_WRAPPER_NO_MEMFD", "1"), ("NOGO_WRAPPER_TMPDIR", cache_str)];
@@ -297,34 +299,45 @@ fn each_wrapper_becomes_the_bot_and_keeps_running() {
     for wrapper in WRAPPERS {
         for (prefix, envs, runs_from) in &cases {
             let case = format!("{wrapper:?} {prefix:?} {envs:?}");
-            let mut session = Session::start(prefix, wrapper, envs);
-            let first = session.ask(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#);
-            let (executable, bytes) = session.executable();
+            let mut bot = KeptBot::start(prefix, wrapper, envs);
+            let first = bot.ask(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#);
+            let (executable, bytes) = bot.executable();
             assert!(executable.starts_with(runs_from), "{case} runs {executable}");
             assert!(bytes == packaged, "{case}: {executable} differs from dist/nogo");
             // Answer with any other point; the bot must then answer a third one.
             let reply = if first == (0, 0) { (8, 8) } else { (0, 0) };
-            let second = session.ask(&format!(r#"{{"x":{},"y":{}}}"#, reply.0, reply.1));
+            let second = bot.ask(&format!(r#"{{"x":{},"y":{}}}"#, reply.0, reply.1));
             assert!(second != first && second != reply, "{case}: {second:?}");
-            drop(session.child.stdin.take());
-            assert!(session.child.wait().unwrap().success(), "{case}");
+            drop(bot.child.stdin.take());
+            assert!(bot.child.wait().unwrap().success(), "{case}");
         }
     }
 }
 
-/// Plays `games` judged games (`nogo arena`) of the Botzone bot started by `player`, named
-/// "wrapper", against a random player, and checks every game ended with a side that had no
-/// legal move: no illegal, late or malformed answer. The summary, written to `summary`.
-fn judged_games(player: &str, games: u64, summary: &Path, case: &str) -> Value {
+/// Plays `games` judged games (`nogo arena`) of the Botzone bot started by the command line
+/// `words`, named "wrapper", kept running or restarted, against a random player. Checks every
+/// game ended with a side that had no legal move (no illegal, late or malformed answer), and
+/// counts the starts of `words`: once per game when kept running, once per move when
+/// restarted. The summary goes to `dir/case.json`.
+fn judged_games(words: &[String], keep_running: bool, games: u64, dir: &Path, case: &str) -> Value {
+    let starts = dir.join(format!("{case}.starts"));
+    let summary = dir.join(format!("{case}.json"));
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let player = format!(
+        "echo >> '{}'; exec {} --nodes {NODES}{}",
+        starts.display(),
+        quoted.join(" "),
+        if keep_running { "" } else { " --no-keep-running" }
+    );
     let status = Command::new(env!("CARGO_BIN_EXE_nogo"))
-        .args(["arena", "--player1", player, "--name1", "wrapper", "--player2", "builtin:random"])
+        .args(["arena", "--player1", &player, "--name1", "wrapper", "--player2", "builtin:random"])
         .args(["--games", &games.to_string(), "--openings", "none", "--seed", "7", "--quiet"])
         .arg("--json")
-        .arg(summary)
+        .arg(&summary)
         .status()
         .expect("nogo arena runs");
     assert!(status.success(), "{case}: nogo arena failed");
-    let result: Value = serde_json::from_str(&fs::read_to_string(summary).unwrap()).unwrap();
+    let result: Value = serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(result["games"], games, "{case}");
     for (name, verdicts) in result["losses_by_verdict"].as_object().unwrap() {
         for (verdict, count) in verdicts.as_object().unwrap() {
@@ -335,37 +348,31 @@ fn judged_games(player: &str, games: u64, summary: &Path, case: &str) -> Value {
     }
     let moves = result["move_time"]["wrapper"]["moves"].as_u64().unwrap();
     assert!(moves >= games * 5, "{case}: {moves} moves");
+    let started = fs::read_to_string(&starts).unwrap().lines().count() as u64;
+    assert_eq!(started, if keep_running { games } else { moves }, "{case}");
     result
+}
+
+/// A fresh directory for a test's files.
+fn test_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// Whole games against a random player in the local judge (`nogo arena`), which rejects any
 /// illegal, late or malformed answer, in both of Botzone's modes, with the system calls of
-/// Linux 4.4 only. Each start of a wrapper's process is counted: once per game when kept
-/// running, once per move when restarted.
+/// Linux 4.4 only.
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn each_wrapper_plays_whole_legal_games_kept_running_and_restarted() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-games");
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    let games = 2;
+    let dir = test_dir("package-test-games");
     for wrapper in WRAPPERS {
         for keep_running in [true, false] {
             let case = format!("{wrapper:?}-{}", if keep_running { "kept" } else { "restarted" });
-            let starts = dir.join(format!("{case}.starts"));
-            let summary = dir.join(format!("{case}.json"));
-            let words: Vec<String> = wrapper_command(wrapper).iter().map(|w| format!("'{w}'")).collect();
-            let player = format!(
-                "echo >> '{}'; exec {} {} --nodes {NODES}{}",
-                starts.display(),
-                old_kernel("").iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "),
-                words.join(" "),
-                if keep_running { "" } else { " --no-keep-running" }
-            );
-            let result = judged_games(&player, games, &summary, &case);
-            let moves = result["move_time"]["wrapper"]["moves"].as_u64().unwrap();
-            let started = fs::read_to_string(&starts).unwrap().lines().count() as u64;
-            assert_eq!(started, if keep_running { games } else { moves }, "{case}");
+            let words: Vec<String> = old_kernel("").into_iter().chain(wrapper_command(wrapper)).collect();
+            judged_games(&words, keep_running, 2, &dir, &case);
         }
     }
 }
@@ -429,9 +436,7 @@ fn a_wrapper_that_cannot_start_the_bot_says_why() {
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn baked_options_come_before_the_wrappers_own() {
     let bare = artefacts().dir.join("nogo");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-baked");
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
+    let dir = test_dir("package-test-baked");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let status = Command::new(root.join("scripts/package-botzone"))
         .arg("--out")
@@ -466,38 +471,139 @@ fn baked_options_come_before_the_wrappers_own() {
 }
 
 /// Runs the rest of a command line where exec is forbidden (`scripts/botzone/no-exec.py`):
-/// after it starts, execve, execveat and memfd_create fail.
+/// once it has started, execve, execveat and memfd_create fail with EPERM. With the system
+/// calls of Linux 4.4 only, as on Botzone's kernel.
 fn no_exec() -> Vec<String> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/botzone/no-exec.py");
-    vec!["python3".into(), script.display().to_string(), "--".into()]
+    old_kernel("").into_iter().chain(["python3".into(), script.display().to_string(), "--".into()]).collect()
 }
 
-/// Where a sandbox forbids exec (and memfd_create), the C++ wrapper starts the bot inside its
-/// own process: whole judged games against a random player, kept running and restarted, every
-/// move legal and in time.
+/// The wrapper's cached copies go here, not to /tmp.
+fn wrapper_cache() -> String {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-cache");
+    fs::create_dir_all(&cache).unwrap();
+    cache.display().to_string()
+}
+
+/// The C++ wrapper compiled with `g++ -O2` and `flags`, into the artefacts' directory.
+fn compile_wrapper(name: &str, flags: &[&str]) -> PathBuf {
+    let dir = &artefacts().dir;
+    let exe = dir.join(name);
+    let status = Command::new("g++")
+        .arg("-O2")
+        .args(flags)
+        .arg("-o")
+        .arg(&exe)
+        .arg(dir.join("nogo-botzone.cpp"))
+        .status()
+        .expect("g++ runs");
+    assert!(status.success(), "g++ -O2 {flags:?} rejects dist/nogo-botzone.cpp");
+    exe
+}
+
+const FIRST_TURN: &[u8] = br#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#;
+
+/// The sandbox works: under it a shell cannot start another program, and the C++ wrapper's
+/// exec routes all fail.
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
-fn the_cpp_wrapper_plays_whole_games_where_exec_is_forbidden() {
-    // The sandbox works: a shell under it cannot start another program.
+fn no_exec_forbids_exec() {
     let probe = run(command(&no_exec()), &["sh", "-c", "exec /bin/true"], &[], b"");
     assert_eq!(probe.status.code(), Some(126), "{}", String::from_utf8_lossy(&probe.stderr));
     assert!(String::from_utf8_lossy(&probe.stderr).contains("Operation not permitted"));
 
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-test-no-exec");
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    let games = 2;
-    let sandbox: Vec<String> = no_exec().iter().map(|w| format!("'{w}'")).collect();
+    let cache = wrapper_cache();
+    let envs = [("NOGO_WRAPPER_IN_PROCESS", "never"), ("NOGO_WRAPPER_TMPDIR", &cache)];
+    let words: Vec<String> = no_exec().into_iter().chain(wrapper_command(Wrapper::Cpp)).collect();
+    let got = run(command(&words), &[], &envs, FIRST_TURN);
+    let answer: Value = serde_json::from_slice(&got.stdout).unwrap();
+    assert_eq!(answer["response"], serde_json::json!({"x": -1, "y": -1}));
+    let debug = answer["debug"].as_str().unwrap();
+    assert!(debug.contains("memfd_create: Operation not permitted"), "{debug}");
+    assert!(
+        debug.contains(&format!("execv {cache}/nogo-")) && debug.ends_with("Operation not permitted"),
+        "{debug}"
+    );
+}
+
+/// Where exec is forbidden the C++ wrapper starts the bot inside its own process: the process
+/// still runs the wrapper's executable, with the bot's code mapped at its link address (256 MB),
+/// keeps running across turns and ends cleanly at end of input. Compiled as a PIE (g++'s
+/// default here), as a classic executable at 4 MB, and statically, it answers every fixture as
+/// the bare executable does.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn the_cpp_wrapper_starts_the_bot_in_its_own_process_where_exec_is_forbidden() {
+    let cache = wrapper_cache();
+    let to_cache = [("NOGO_WRAPPER_TMPDIR", cache.as_str())];
+    let mut bot = KeptBot::start(&no_exec(), Wrapper::Cpp, &to_cache);
+    let first = bot.ask(std::str::from_utf8(FIRST_TURN).unwrap());
+    let (executable, _) = bot.executable();
+    assert_eq!(Path::new(&executable), artefacts().cpp_bot, "runs {executable}");
+    let maps = fs::read_to_string(format!("/proc/{}/maps", bot.child.id())).unwrap();
+    let bot_code = maps.lines().any(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let start = u64::from_str_radix(fields[0].split('-').next().unwrap(), 16).unwrap();
+        (0x1000_0000..0x2000_0000).contains(&start) && fields[1] == "r-xp" && fields.len() == 5
+    });
+    assert!(bot_code, "no anonymous executable mapping at 256 MB:\n{maps}");
+    let reply = if first == (0, 0) { (8, 8) } else { (0, 0) };
+    let second = bot.ask(&format!(r#"{{"x":{},"y":{}}}"#, reply.0, reply.1));
+    assert!(second != first && second != reply, "{second:?}");
+    drop(bot.child.stdin.take());
+    assert!(bot.child.wait().unwrap().success());
+
+    let bare = artefacts().dir.join("nogo");
+    let args = ["--no-keep-running", "--nodes", NODES];
+    for (name, flags) in [("default", &[][..]), ("no-pie", &["-no-pie"][..]), ("static", &["-static"][..])] {
+        let exe = compile_wrapper(&format!("nogo-botzone-cpp-{name}"), flags);
+        let file = Command::new("file").arg("-b").arg(&exe).output().expect("file runs");
+        let description = String::from_utf8_lossy(&file.stdout).to_string();
+        assert_eq!(description.contains("pie executable"), name == "default", "{name}: {description}");
+        let words: Vec<String> = no_exec().into_iter().chain([exe.display().to_string()]).collect();
+        for fixture in fixtures() {
+            let input = fs::read(&fixture).unwrap();
+            let expected = run(Command::new(&bare), &args, &[], &input);
+            let got = run(command(&words), &args, &to_cache, &input);
+            let case = format!("{name} {}", fixture.display());
+            assert_eq!(answer(&got.stdout), answer(&expected.stdout), "{case}");
+            assert_eq!(got.stderr, expected.stderr, "{case}");
+            assert_eq!(got.status.code(), expected.status.code(), "{case}");
+        }
+    }
+}
+
+/// A wrapper whose own image lies where the bot is linked cannot start it in its process: it
+/// says so in one line and answers the illegal move, and still starts the bot by exec.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn the_cpp_wrapper_refuses_an_in_process_start_over_its_own_image() {
+    let exe = compile_wrapper("nogo-botzone-cpp-at-256mb", &["-no-pie", "-Wl,-Ttext-segment=0x10000000"]);
+    let got = run(Command::new(&exe), &[], &[("NOGO_WRAPPER_IN_PROCESS", "only")], FIRST_TURN);
+    assert_eq!(got.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&got.stderr).to_string();
+    assert_eq!(
+        stderr,
+        "nogo wrapper: cannot start the bot: in-process start: the executable's addresses are in use\n"
+    );
+    let answer: Value = serde_json::from_slice(&got.stdout).unwrap();
+    assert_eq!(answer["response"], serde_json::json!({"x": -1, "y": -1}));
+    let by_exec = run(Command::new(&exe), &["--no-keep-running", "--nodes", NODES], &[], FIRST_TURN);
+    assert!(by_exec.status.success() && by_exec.stdout.starts_with(br#"{"response":{"x":"#));
+}
+
+/// Where exec is forbidden, the C++ wrapper plays whole judged games against a random player,
+/// kept running and restarted, every move legal and in time.
+#[test]
+#[ignore = "slow: static release build; run scripts/test-package"]
+fn the_cpp_wrapper_plays_whole_games_where_exec_is_forbidden() {
+    let dir = test_dir("package-test-no-exec");
+    let cache = format!("NOGO_WRAPPER_TMPDIR={}", wrapper_cache());
+    let words: Vec<String> =
+        ["env".into(), cache].into_iter().chain(no_exec()).chain(wrapper_command(Wrapper::Cpp)).collect();
     for keep_running in [true, false] {
         let case = if keep_running { "kept" } else { "restarted" };
-        let summary = dir.join(format!("{case}.json"));
-        let player = format!(
-            "exec {} '{}' --nodes {NODES}{}",
-            sandbox.join(" "),
-            artefacts().cpp_bot.display(),
-            if keep_running { "" } else { " --no-keep-running" }
-        );
-        let result = judged_games(&player, games, &summary, case);
+        let result = judged_games(&words, keep_running, 2, &dir, case);
         eprintln!("no exec, {case}: wrapper move time {}", result["move_time"]["wrapper"]);
     }
 }

@@ -26,11 +26,12 @@ PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS_FIXED = 0x3, 0x2 | 0x20 | 0x10
 
 
 def program(address):
-    """Classic BPF: other architectures pass; execve only from `address`; the rest denied."""
+    """Classic BPF: execve only from `address`; execveat, memfd_create and the calls of other
+    ABIs (i386's int 0x80, x32) denied; the rest allowed."""
     allow, deny = 11, 12
     code = [
         (LD_W_ABS, 0, 0, ARCH),                                    # 0
-        (JEQ_K, 0, allow - 2, AUDIT_ARCH_X86_64),                  # 1
+        (JEQ_K, 0, deny - 2, AUDIT_ARCH_X86_64),                   # 1: i386 exec among them
         (LD_W_ABS, 0, 0, NR),                                      # 2
         (JEQ_K, 0, 8 - 4, EXECVE),                                 # 3
         (LD_W_ABS, 0, 0, ARG0_LOW),                                # 4

@@ -5,16 +5,20 @@
 
 Runs the bare executable and each wrapper N times (default 50) on FIXTURE (default
 fixtures/botzone/middle-game.json) with `--no-keep-running --nodes 100`, so the search itself
-takes about a millisecond (`--nodes 0`: no --nodes, the bot's own clock decides), and prints the median and 90th percentile wall time of a whole run
-(process start to exit) and the median over the bare executable. The C++ wrapper must be
-compiled first (g++ -O2 -o EXE dist/nogo-botzone.cpp). Runs alternate between the commands, so
-a change in the machine's load hits them alike.
+takes about a millisecond (`--nodes 0`: no --nodes, the bot's own clock decides), and prints
+the median and 90th percentile wall time of a whole run (process start to exit) and the median
+over the bare executable. The C++ wrapper runs by exec (from memory, from a cached file), inside
+its own process (NOGO_WRAPPER_IN_PROCESS=only), and under no-exec.py, where its exec attempts
+fail first (compare with the launcher alone, starting `true`). The C++ wrapper must be compiled
+first (g++ -O2 -o EXE dist/nogo-botzone.cpp). Runs alternate between the commands, so a change
+in the machine's load hits them alike.
 """
 
 import argparse
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -35,10 +39,14 @@ def main():
     cache = tempfile.mkdtemp(prefix="nogo-time-wrappers-")
     from_file = {"NOGO_WRAPPER_NO_MEMFD": "1", "NOGO_WRAPPER_TMPDIR": cache}
     zip_path = os.path.join(args.dist, "nogo-botzone-python.zip")
+    no_exec = [sys.executable, os.path.join(ROOT, "scripts/botzone/no-exec.py"), "--"]
     cases = [
         ("bare executable", [os.path.join(args.dist, "nogo")], {}),
         ("C++ wrapper, from memory", [args.cpp_bot], {}),
         ("C++ wrapper, cached file", [args.cpp_bot], from_file),
+        ("C++ wrapper, in-process", [args.cpp_bot], {"NOGO_WRAPPER_IN_PROCESS": "only"}),
+        ("C++ wrapper, exec forbidden", no_exec + [args.cpp_bot], {"NOGO_WRAPPER_TMPDIR": cache}),
+        ("no-exec.py launcher alone", no_exec + ["true"], {}),
         ("Python wrapper, from memory", [args.python, zip_path], {}),
         ("Python wrapper, cached file", [args.python, zip_path], from_file),
         ("Python interpreter alone", [args.python, "-c", "pass"], {}),

@@ -9,9 +9,13 @@
 //      that, fexecve (through /proc/self/fd).
 //   2. Otherwise from a file in a temporary directory, kept and reused by later turns.
 //   3. Otherwise, when a sandbox forbids exec, inside this process: the executable's segments
-//      are mapped at the addresses it was linked for (far from this program's), a fresh stack
-//      is built as the kernel builds one, and control jumps to its entry point. Exec comes
-//      first as the kernel's own loader; both start a turn in the same time.
+//      are mapped at the addresses it was linked for (256 MB, far from this program's), a
+//      fresh stack is built as the kernel builds one, and control jumps to its entry point.
+// Exec comes first: a restarted turn costs the same either way (the wrapper's time is
+// decompressing; the two starts differ by less than the noise), and exec gives the bot a
+// process of its own, loaded by the kernel as on the elfbin route, without this program's
+// memory. The price: a sandbox that kills a process calling exec, rather than failing the
+// call, is not survived.
 // If none can start it, the answer is an illegal move whose debug text says why, so the
 // match log shows the cause. Environment, for tests: NOGO_WRAPPER_NO_MEMFD=1 skips step 1;
 // NOGO_WRAPPER_TMPDIR=DIR is the only directory step 2 tries; NOGO_WRAPPER_IN_PROCESS=only
@@ -374,8 +378,9 @@ std::string exec_from_file(const std::string& dir, const std::vector<unsigned ch
 
 // Step 3: maps the static, non-PIE executable `binary` where it was linked, builds the initial
 // stack (argc, argv, envp, the auxiliary vector glibc's static start-up reads) and jumps to its
-// entry point. Returns only on failure, with the reason, having changed nothing it cannot undo.
-std::string start_in_process(const std::vector<unsigned char>& binary, char** argv) {
+// entry point, freeing `binary` on the way. Returns only on failure, with the reason, having
+// left the process as it found it.
+std::string start_in_process(std::vector<unsigned char>& binary, char** argv) {
     if (binary.size() < sizeof(Elf64_Ehdr)) return "in-process start: not an ELF file";
     const Elf64_Ehdr* header = (const Elf64_Ehdr*)&binary[0];
     if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -383,6 +388,10 @@ std::string start_in_process(const std::vector<unsigned char>& binary, char** ar
         header->e_phentsize != sizeof(Elf64_Phdr) ||
         header->e_phoff + (uint64_t)header->e_phnum * sizeof(Elf64_Phdr) > binary.size())
         return "in-process start: not a static x86-64 executable";
+    // The kernel's 16 random bytes for this process (every Linux since 2.6.29 gives them):
+    // the wrapper is done with them, the bot's start-up derives its stack canary from them.
+    const unsigned char* kernel_random = (const unsigned char*)getauxval(AT_RANDOM);
+    if (!kernel_random) return "in-process start: the kernel gave no AT_RANDOM";
     const Elf64_Phdr* segments = (const Elf64_Phdr*)&binary[header->e_phoff];
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t low = ~(uintptr_t)0, high = 0, program_headers = 0;
@@ -398,13 +407,15 @@ std::string start_in_process(const std::vector<unsigned char>& binary, char** ar
     }
     if (low >= high || !program_headers) return "in-process start: no loadable segments";
     high = (high + page - 1) / page * page;
-    // A hint, not MAP_FIXED: the kernel gives the range only if nothing is mapped there.
+    // Without MAP_FIXED the address is a hint, granted only when nothing is mapped in the
+    // range (MAP_FIXED_NOREPLACE is Linux 4.17, newer than Botzone's kernel).
     void* mapped = mmap((void*)low, high - low, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED) return describe("in-process start: mmap");
     if ((uintptr_t)mapped != low) {
         munmap(mapped, high - low);
         return "in-process start: the executable's addresses are in use";
     }
+    // Copied in, the bss tails left as mmap zeroed them, then each segment's own protection.
     for (int i = 0; i < header->e_phnum; ++i) {
         const Elf64_Phdr& s = segments[i];
         if (s.p_type == PT_LOAD) memcpy((void*)s.p_vaddr, &binary[s.p_offset], s.p_filesz);
@@ -416,17 +427,28 @@ std::string start_in_process(const std::vector<unsigned char>& binary, char** ar
                          (s.p_flags & PF_X ? PROT_EXEC : 0);
         uintptr_t start = s.p_vaddr / page * page;
         uintptr_t end = (s.p_vaddr + s.p_memsz + page - 1) / page * page;
-        if (mprotect((void*)start, end - start, protection) != 0) return describe("in-process start: mprotect");
+        if (mprotect((void*)start, end - start, protection) != 0) {  // e.g. no executable memory
+            std::string reason = describe("in-process start: mprotect");
+            munmap(mapped, high - low);
+            return reason;
+        }
     }
 
-    // The new stack, laid out as the kernel lays out a process's: argc, argv, NULL, envp,
-    // NULL, the auxiliary vector, then the data its entries point to.
+    // The new stack, 8 MB (the usual limit) over an inaccessible page that stops an overflow,
+    // laid out as the kernel lays out a process's: argc, argv, NULL, envp, NULL, the auxiliary
+    // vector, then the data its entries point to.
     const size_t stack_size = 8 << 20;
-    void* stack = mmap(0, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (stack == MAP_FAILED) return describe("in-process start: stack mmap");
-    unsigned char* top = (unsigned char*)stack + stack_size;
+    unsigned char* stack = (unsigned char*)mmap(0, page + stack_size, PROT_READ | PROT_WRITE,
+                                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (stack == MAP_FAILED || mprotect(stack, page, PROT_NONE) != 0) {
+        std::string reason = describe("in-process start: stack mmap");
+        if (stack != MAP_FAILED) munmap(stack, page + stack_size);
+        munmap(mapped, high - low);
+        return reason;
+    }
+    unsigned char* top = stack + page + stack_size;
     unsigned char* random_bytes = top - 16;
-    for (int i = 0; i < 16; ++i) random_bytes[i] = (unsigned char)(rand() ^ (getpid() << i));
+    memcpy(random_bytes, kernel_random, 16);
     char* platform = (char*)random_bytes - 16;
     strcpy(platform, "x86_64");
     int argc = 0;
@@ -439,6 +461,8 @@ std::string start_in_process(const std::vector<unsigned char>& binary, char** ar
     words.push_back(0);
     for (int i = 0; i < envc; ++i) words.push_back((uintptr_t)environ[i]);
     words.push_back(0);
+    // The kernel's own values where the bot needs this machine's: CPU features, the vDSO (fast
+    // clock_gettime), the signal stack size.
     const unsigned long passed[] = {AT_HWCAP, 26 /* AT_HWCAP2 */, AT_SYSINFO_EHDR, 51 /* AT_MINSIGSTKSZ */};
     for (size_t i = 0; i < sizeof passed / sizeof passed[0]; ++i) {
         unsigned long value = getauxval(passed[i]);
@@ -461,9 +485,15 @@ std::string start_in_process(const std::vector<unsigned char>& binary, char** ar
     // The stack pointer at the entry point is 16-byte aligned and points at argc.
     uintptr_t sp = ((uintptr_t)platform - words.size() * sizeof(uintptr_t)) & ~(uintptr_t)15;
     memcpy((void*)sp, &words[0], words.size() * sizeof(uintptr_t));
+    const uintptr_t entry = header->e_entry;
+    std::vector<unsigned char>().swap(binary);  // copied into place: the memory goes back
     fflush(0);
-    // The System V start-up: rsp at argc, rdx a function for atexit (none).
-    __asm__ volatile("mov %0, %%rsp\n\txor %%edx, %%edx\n\tjmp *%1\n" : : "r"(sp), "r"(header->e_entry) : "memory");
+    // Nothing else of the wrapper is unmapped: argv and the environment stay where they are,
+    // and the kernel keeps writing to the rseq area the wrapper's glibc registered (the bot's
+    // glibc then goes without rseq). The bot's heap starts at the wrapper's program break.
+    // The System V start-up: rsp at argc, rdx a function for atexit (none); rdx is named
+    // clobbered so that neither operand is put in it.
+    __asm__ volatile("mov %0, %%rsp\n\txor %%edx, %%edx\n\tjmp *%1\n" : : "r"(sp), "r"(entry) : "rdx", "memory");
     __builtin_unreachable();
 }
 
@@ -496,6 +526,7 @@ int main(int argc, char** argv) {
         answer_failure("the embedded executable is corrupt");
         return 1;
     }
+    std::vector<unsigned char>().swap(packed);  // less memory kept by a bot started in-process
     std::vector<char*> args;
     args.push_back(const_cast<char*>("nogo"));
     for (int i = 0; BAKED_ARGS[i]; ++i) args.push_back(const_cast<char*>(BAKED_ARGS[i]));
