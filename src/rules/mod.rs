@@ -34,7 +34,12 @@ pub fn random_game(rng: &mut fastrand::Rng, mut on_move: impl FnMut(Point)) -> P
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use super::Position;
+    use super::{Point, Position};
+
+    /// The position `moves` (Botzone `(x, y)`, legal) reach from the empty board.
+    pub fn play_out(moves: &[(u8, u8)]) -> Position {
+        Position::from_moves(moves.iter().map(|&(x, y)| Point::from_xy(x, y).unwrap())).unwrap()
+    }
 
     /// Twenty positions met in seeded random games for which `keep` holds (the first such
     /// position of each game).

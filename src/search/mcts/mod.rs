@@ -451,12 +451,8 @@ impl Engine for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::test_support::random_positions;
+    use crate::rules::test_support::{play_out, random_positions};
     use crate::search::endgame;
-
-    fn play_out(moves: &[(u8, u8)]) -> Position {
-        Position::from_moves(moves.iter().map(|&(x, y)| Point::from_xy(x, y).unwrap())).unwrap()
-    }
 
     #[test]
     fn move_order_lists_every_legal_move_once_best_mobility_first() {

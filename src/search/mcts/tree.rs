@@ -243,10 +243,7 @@ fn last_move(before: &Position, now: &Position) -> Option<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn play_out(moves: &[(u8, u8)]) -> Position {
-        Position::from_moves(moves.iter().map(|&(x, y)| Point::from_xy(x, y).unwrap())).unwrap()
-    }
+    use crate::rules::test_support::play_out;
 
     #[test]
     fn last_move_is_found_one_or_two_moves_later() {
