@@ -14,7 +14,7 @@ const NOGO: &str = env!("CARGO_BIN_EXE_nogo");
 const MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 
 /// Cases a property in the default run: short enough for CI on two cores.
-const CASES: u32 = 64;
+const CASES: u32 = 256;
 
 /// `CASES` cases unless `PROPTEST_CASES` says otherwise. (`ProptestConfig::with_cases`
 /// would silently ignore the variable: it overrides the count the default config read.)
