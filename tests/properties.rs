@@ -23,23 +23,29 @@ fn config() -> ProptestConfig {
     ProptestConfig { cases, ..ProptestConfig::default() }
 }
 
-/// The bot answering one input and exiting: exit code, stdout, stderr.
-fn bot_once(input: &[u8]) -> (i32, String, String) {
+/// Runs `nogo ARGS` on `input` (written from a thread: a long input's replies would fill the
+/// pipe) to its exit.
+fn run_nogo(args: &[&str], input: Vec<u8>) -> std::process::Output {
     let mut child = Command::new(NOGO)
-        .args(["--no-keep-running", "--nodes", "50"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // The bot may answer before reading everything: a closed pipe is not the test's failure.
+    // The program may answer before reading everything: a closed pipe is not the test's failure.
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
     let output = child.wait_with_output().unwrap();
     writer.join().unwrap();
+    output
+}
+
+/// The bot answering one input and exiting: exit code, stdout, stderr.
+fn bot_once(input: &[u8]) -> (i32, String, String) {
+    let output = run_nogo(&["--no-keep-running", "--nodes", "50"], input.to_vec());
     let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
     (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
 }
@@ -299,20 +305,7 @@ proptest! {
 
     #[test]
     fn any_gtp_commands_get_well_formed_replies(lines in prop::collection::vec(gtp_line(), 0..25)) {
-        let mut child = Command::new(NOGO)
-            .args(["gtp", "--nodes", "50"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let script = lines.join("\n") + "\n";
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(script.as_bytes());
-        });
-        let output = child.wait_with_output().unwrap();
-        writer.join().unwrap();
+        let output = run_nogo(&["gtp", "--nodes", "50"], (lines.join("\n") + "\n").into_bytes());
         let stderr = String::from_utf8_lossy(&output.stderr);
         prop_assert!(output.status.success(), "{}", stderr);
         prop_assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{}", stderr);

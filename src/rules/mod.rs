@@ -34,7 +34,22 @@ pub fn random_game(rng: &mut fastrand::Rng, mut on_move: impl FnMut(Point)) -> P
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use super::{Point, Position};
+    use super::{Bitboard, Point, Position};
+
+    /// White stones on every other point, corners included: every empty point is a white eye.
+    pub fn white_checkerboard() -> Bitboard {
+        crate::bitboard! {
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+            X . X . X . X . X
+            . X . X . X . X .
+        }
+    }
 
     /// The position `moves` (Botzone `(x, y)`, legal) reach from the empty board.
     pub fn play_out(moves: &[(u8, u8)]) -> Position {

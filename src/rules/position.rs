@@ -789,17 +789,7 @@ mod tests {
     /// of white's or the last liberty of a white group.
     #[test]
     fn terminal_when_side_to_move_has_no_move() {
-        let white = bitboard! {
-            . X . X . X . X .
-            X . X . X . X . X
-            . X . X . X . X .
-            X . X . X . X . X
-            . X . X . X . X .
-            X . X . X . X . X
-            . X . X . X . X .
-            X . X . X . X . X
-            . X . X . X . X .
-        };
+        let white = crate::rules::test_support::white_checkerboard();
         let p = Position::from_stones(Bitboard::EMPTY, white, Color::Black).unwrap();
         assert!(p.legal(Color::Black).is_empty());
         assert!(p.is_terminal());

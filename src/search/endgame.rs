@@ -570,17 +570,7 @@ mod tests {
     /// White to move owns every empty point of a checkerboard of white stones: one pile of 41
     /// points, all but one of which white can fill.
     fn checkerboard() -> Position {
-        let white = crate::bitboard! {
-            . X . X . X . X .
-            X . X . X . X . X
-            . X . X . X . X .
-            X . X . X . X . X
-            . X . X . X . X .
-            X . X . X . X . X
-            . X . X . X . X .
-            X . X . X . X . X
-            . X . X . X . X .
-        };
+        let white = crate::rules::test_support::white_checkerboard();
         Position::from_stones(Bitboard::EMPTY, white, Color::White).unwrap()
     }
 
