@@ -7,7 +7,6 @@ pub mod eval;
 pub mod mcts;
 pub mod params;
 pub mod patterns;
-pub mod prior;
 pub mod time;
 
 pub use endgame::Solver;
