@@ -1,8 +1,8 @@
 //! A validated NoGo position and the rules: legal sets, `play`, terminal test, hashing.
 //!
-//! Stones never leave the board in NoGo, so groups only merge and liberties only shrink. Groups
-//! are a union-find forest over the stones (merging is linking roots) with a liberty count per
-//! root, and each colour keeps summaries that make the legal set closed-form:
+//! Stones never leave the board in NoGo, so groups only merge and liberties only shrink. Each
+//! group keeps its stones and liberties as bitboards, and each colour keeps two summaries that
+//! make the legal set closed-form:
 //!
 //! `legal(c) = E & (N(E) | N(safe[c])) & !atari[opponent]`
 //!
@@ -10,7 +10,7 @@
 //! groups with two or more liberties and `atari[o]` the sole liberties of `o`'s groups with one.
 
 use super::bitboard::{Bitboard, Counts};
-use super::point::{Color, Point, INDEX_COUNT, SIZE, STRIDE};
+use super::point::{Color, Point, INDEX_COUNT, SIZE};
 use std::fmt;
 
 /// Why a move is illegal.
@@ -124,24 +124,15 @@ fn legal_set(empty: Bitboard, near_empty: Bitboard, near_safe: Bitboard, their_a
     (empty & (near_empty | near_safe)) - their_atari
 }
 
-/// The stones of `within` connected to `seed`, which must be in it.
-#[inline]
-fn flood(seed: Bitboard, within: Bitboard) -> Bitboard {
-    let mut group = seed;
-    loop {
-        // `within` has no guard bits, so the shifts need no mask of their own.
-        let b = group.0;
-        let grown = Bitboard((b | b << 1 | b >> 1 | b << STRIDE | b >> STRIDE) & within.0);
-        if grown == group {
-            return group;
-        }
-        group = grown;
-    }
+/// A group of stones: its stones and its liberties.
+#[derive(Clone, Copy, Default)]
+struct Group {
+    stones: Bitboard,
+    liberties: Bitboard,
 }
 
 /// A legal NoGo position: the stones, the side to move, and the group bookkeeping that makes
-/// legal sets and `play` cheap, in about 400 bytes. Copy it to branch (copy-make); there is no
-/// undo.
+/// legal sets and `play` cheap. Copy it to branch (copy-make); there is no undo.
 #[derive(Clone)]
 pub struct Position {
     stones: [Bitboard; 2],
@@ -157,15 +148,10 @@ pub struct Position {
     to_move: Color,
     moves_played: u16,
     hash: u64,
-    /// Union-find links of the occupied points: each stone's parent in its group's tree, a
-    /// group's root its own parent. Roots are linked by size, so a tree is at most 6 deep.
-    parent: [u8; INDEX_COUNT],
-    /// Stones in the group, of each root.
-    size: [u8; INDEX_COUNT],
-    /// Of each root, its group's liberties, exact up to 3; a group with more may record any
-    /// count from 3 to the true one (after a merge only a lower bound is known), and is
-    /// counted exactly again when a move could take it under 3.
-    liberties: [u8; INDEX_COUNT],
+    /// Group id (the index of one of its stones) of each occupied point.
+    group_of: [u8; INDEX_COUNT],
+    /// Groups by id; only the entries named by `group_of` are current.
+    groups: [Group; INDEX_COUNT],
 }
 
 impl Default for Position {
@@ -194,9 +180,8 @@ impl Position {
             to_move: Color::Black,
             moves_played: 0,
             hash: 0,
-            parent: [0; INDEX_COUNT],
-            size: [0; INDEX_COUNT],
-            liberties: [0; INDEX_COUNT],
+            group_of: [0; INDEX_COUNT],
+            groups: [Group::default(); INDEX_COUNT],
         }
     }
 
@@ -240,9 +225,8 @@ impl Position {
                     return Err(SetupError::NoLiberty(seed));
                 }
                 position.set_group(colour, seed.index(), group, liberties);
-                position.size[seed.index()] = group.count() as u8;
                 for p in group {
-                    position.parent[p.index()] = seed.index() as u8;
+                    position.group_of[p.index()] = seed.index() as u8;
                     position.hash ^= ZOBRIST.stones[colour.index()][p.index()];
                 }
             }
@@ -388,59 +372,49 @@ impl Position {
         let empty = self.empty();
         let adjacent = ADJACENT[p.index()];
 
-        // Take the liberty from adjacent opponent groups; only a group that may fall under three
-        // (recorded at three or fewer) is counted, by a flood fill, as its summaries may change.
-        // Roots already met, as a set of point indices.
-        let mut seen = 0u128;
+        // Take the liberty from adjacent opponent groups; a group left with one is in atari.
         for q in adjacent & self.stones[o] {
-            let id = self.root_compressing(q) as usize;
-            if seen >> id & 1 != 0 {
-                continue;
-            }
-            seen |= 1 << id;
-            self.liberties[id] -= 1;
-            if self.liberties[id] < 3 {
-                let group = flood(Bitboard::from(q), self.stones[o]);
-                self.set_group(!self.to_move, id, group, group.neighbors() & empty);
+            let id = self.group_of[q.index()] as usize;
+            let group = &mut self.groups[id];
+            if group.liberties.has(p) {
+                group.liberties -= bit;
+                if group.liberties.count() < 3 {
+                    self.roomy[o] -= group.stones;
+                }
+                // A legal move leaves the group a liberty: at most one means exactly one.
+                if group.liberties.has_at_most_one() {
+                    self.safe[o] -= group.stones;
+                    self.atari[o] |= group.liberties;
+                }
             }
         }
 
-        // Link the new stone and adjacent own groups under the largest root. The union keeps
-        // every liberty of each group but `p`, and gains `p`'s empty neighbours: when that
-        // bound is three or more and every group was roomy, no summary but `p`'s changes.
-        let mut roots = 0u128;
-        let (mut root, mut root_size) = (p.index(), 0);
-        let mut lower_bound = (adjacent & empty).count() as u8;
-        let own = adjacent & self.stones[c];
-        let all_roomy = own.is_subset(self.roomy[c]);
-        let mut size = 1;
-        for q in own {
-            let id = self.root_compressing(q) as usize;
-            if roots >> id & 1 != 0 {
+        // Merge the new stone with adjacent own groups, keeping the largest group's id so
+        // fewer stones are relabelled.
+        let mut stones = bit;
+        let mut liberties = adjacent & empty;
+        let mut root = p.index();
+        let mut root_stones = Bitboard::EMPTY;
+        for q in adjacent & self.stones[c] {
+            let id = self.group_of[q.index()] as usize;
+            let group = self.groups[id];
+            if !(group.stones & stones).is_empty() {
                 continue;
             }
-            roots |= 1 << id;
-            lower_bound = lower_bound.max(self.liberties[id] - 1);
-            size += self.size[id];
-            if self.size[id] > root_size {
-                (root, root_size) = (id, self.size[id]);
+            stones |= group.stones;
+            liberties |= group.liberties;
+            // Sizes are counted only when a second group joins (most moves join at most one).
+            if root_stones.is_empty() || group.stones.count() > root_stones.count() {
+                root = id;
+                root_stones = group.stones;
             }
         }
-        for q in Bitboard(roots) {
-            self.parent[q.index()] = root as u8;
+        liberties -= bit;
+        let relabel = stones - root_stones;
+        for s in relabel {
+            self.group_of[s.index()] = root as u8;
         }
-        self.parent[p.index()] = root as u8;
-        self.size[root] = size;
-        if own.is_empty() {
-            self.set_group(self.to_move, root, bit, adjacent & empty);
-        } else if all_roomy && lower_bound >= 3 {
-            self.liberties[root] = lower_bound;
-            self.roomy[c] |= bit;
-            self.safe[c] |= bit;
-        } else {
-            let group = flood(bit, self.stones[c]);
-            self.set_group(self.to_move, root, group, group.neighbors() & empty);
-        }
+        self.set_group(self.to_move, root, stones, liberties);
 
         self.to_move = !self.to_move;
         self.moves_played += 1;
@@ -479,36 +453,11 @@ impl Position {
         }
     }
 
-    /// The root of the group of the stone on `p`.
-    #[inline]
-    fn root(&self, p: Point) -> u8 {
-        let mut i = p.index() as u8;
-        while self.parent[i as usize] != i {
-            i = self.parent[i as usize];
-        }
-        i
-    }
-
-    /// [`Position::root`], linking `p` straight to it.
-    #[inline]
-    fn root_compressing(&mut self, p: Point) -> u8 {
-        let root = self.root(p);
-        self.parent[p.index()] = root;
-        root
-    }
-
-    /// The liberty count recorded for the group of the stone on `p` (see `liberties`).
-    #[inline]
-    fn recorded_liberties(&self, p: Point) -> u8 {
-        self.liberties[self.root(p) as usize]
-    }
-
-    /// Records the exact liberties of the group of root `id`, and its place in the colour's
-    /// roomy, safe and atari summaries.
+    /// Stores a group and its place in the colour's roomy, safe and atari summaries.
     #[inline]
     fn set_group(&mut self, colour: Color, id: usize, stones: Bitboard, liberties: Bitboard) {
         let c = colour.index();
-        self.liberties[id] = liberties.count() as u8;
+        self.groups[id] = Group { stones, liberties };
         if liberties.count() >= 3 {
             self.roomy[c] |= stones;
         } else {
@@ -524,9 +473,9 @@ impl Position {
 
     /// The stones of the group on `p` and its liberties, if `p` holds a stone.
     pub fn group_at(&self, p: Point) -> Option<(Bitboard, Bitboard)> {
-        self.stone_at(p).map(|colour| {
-            let stones = flood(Bitboard::from(p), self.stones[colour.index()]);
-            (stones, stones.neighbors() & self.empty())
+        self.stone_at(p).map(|_| {
+            let group = self.groups[self.group_of[p.index()] as usize];
+            (group.stones, group.liberties)
         })
     }
 }
@@ -603,40 +552,31 @@ impl MoveEffects<'_> {
             return legal;
         }
         let (mut near_safe, mut atari) = (self.near_safe, position.atari);
-        // An opponent group with two liberties (`p` one of them) is left in atari.
         let mut their_safe = position.safe[o];
-        for q in adjacent & position.stones[o] {
-            if their_safe.has(q) && position.recorded_liberties(q) <= 2 {
-                let group = flood(Bitboard::from(q), position.stones[o]);
-                their_safe -= group;
-                atari[o] |= group.neighbors() & empty;
+        let mut stones = bit;
+        let mut liberties = adjacent & empty;
+        for q in adjacent & (position.stones[c] | position.stones[o]) {
+            let group = position.groups[position.group_of[q.index()] as usize];
+            if position.stones[c].has(q) {
+                stones |= group.stones;
+                liberties |= group.liberties;
+            } else if (group.liberties - bit).has_at_most_one() {
+                their_safe -= group.stones;
+                atari[o] |= group.liberties - bit;
             }
         }
         if their_safe != position.safe[o] {
             near_safe[o] = their_safe.neighbors();
         }
-        // The new stone's group keeps every liberty of the groups it joins but `p` and gains
-        // `p`'s empty neighbours: when that bound is two or more and every group was safe,
-        // only the new stone becomes safe.
-        let own = adjacent & position.stones[c];
-        let mut lower_bound = (adjacent & empty).count() as u8;
-        for q in own {
-            lower_bound = lower_bound.max(position.recorded_liberties(q) - 1);
-        }
-        if lower_bound >= 2 && own.is_subset(position.safe[c]) {
-            near_safe[c] |= adjacent;
+        liberties -= bit;
+        if liberties.has_at_most_one() {
+            near_safe[c] = (position.safe[c] - stones).neighbors();
+            atari[c] |= liberties;
         } else {
-            let stones = flood(bit, position.stones[c] | bit);
-            let liberties = stones.neighbors() & empty;
-            if liberties.has_at_most_one() {
-                near_safe[c] = (position.safe[c] - stones).neighbors();
-                atari[c] |= liberties;
-            } else {
-                // Neighbours of a union are the union of neighbours: add those of the stones
-                // that were not safe before (the new one, and any group it rescues from atari).
-                let newly_safe = stones - position.safe[c];
-                near_safe[c] |= if newly_safe == bit { adjacent } else { newly_safe.neighbors() };
-            }
+            // Neighbours of a union are the union of neighbours: add those of the stones
+            // that were not safe before (the new one, and any group it rescues from atari).
+            let newly_safe = stones - position.safe[c];
+            near_safe[c] |= if newly_safe == bit { adjacent } else { newly_safe.neighbors() };
         }
         // A neighbour of `p` stays next to an empty point unless `p` was its only one.
         let near_empty = self.near_empty - (adjacent - self.near_two_empty);
