@@ -8,6 +8,7 @@ mod huge_pages;
 pub mod mcts;
 pub mod params;
 pub mod patterns;
+pub mod prior;
 pub mod time;
 
 pub use endgame::Solver;
