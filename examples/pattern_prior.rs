@@ -1,7 +1,5 @@
 //! How well move patterns predict the search's choice: `cargo run --release --example
-//! pattern_prior -- selfplay.jsonl [EPOCHS [RANKS_FILE]]` (records of `nogo selfplay`,
-//! `docs/selfplay.md`); with `RANKS_FILE`, the patterns' weights are written there as ranks
-//! (the search's `src/search/pattern_ranks.txt`).
+//! pattern_prior -- selfplay.jsonl [EPOCHS]` (records of `nogo selfplay`, `docs/selfplay.md`).
 //!
 //! Each legal move is described by its 3x3 pattern (`nogo::search::patterns`, the eight
 //! symmetries merged), its distance to the last two moves, and how far the mobility it leaves
@@ -30,9 +28,7 @@ struct Sample {
     moves: Vec<(Point, [usize; 4])>,
     shares: Vec<f64>,
     best: Point,
-    /// Today's ordering, then with the embedded pattern ranks breaking ties (`pattern_ties` 1
-    /// to 3).
-    orderings: [Vec<Point>; 4],
+    ordering: Vec<Point>,
 }
 
 fn point(index: &Value) -> Option<Point> {
@@ -72,11 +68,8 @@ fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, grow: bool) -> Opt
         moves.push((p, [id, near[0], near[1], shortfall]));
         shares.push(visits.iter().find(|v| v.0 == p).map_or(0.0, |v| v.1 / total));
     }
-    let orderings = [0, 1, 2, 3].map(|pattern_ties| {
-        let params = Params { pattern_ties, ..Params::default() };
-        move_order(&position, last.first().copied().flatten(), &params)
-    });
-    Some(Sample { moves, shares, best, orderings })
+    let ordering = move_order(&position, last.first().copied().flatten(), &Params::default());
+    Some(Sample { moves, shares, best, ordering })
 }
 
 /// Weights of the four feature kinds, each indexed by its value.
@@ -177,62 +170,10 @@ fn main() {
     println!("\n| order | top-1 | top-3 |\n| --- | --- | --- |");
     for (name, (top1, top3)) in [
         ("fitted patterns (3x3, last moves, mobility shortfall)", agreement(&test, by_model)),
-        ("child ordering (move_order), pattern_ties=0", agreement(&test, |s| s.orderings[0].clone())),
-        ("child ordering, pattern_ties=1 (embedded ranks)", agreement(&test, |s| s.orderings[1].clone())),
-        ("child ordering, pattern_ties=2 (embedded ranks)", agreement(&test, |s| s.orderings[2].clone())),
-        ("child ordering, pattern_ties=3 (embedded ranks)", agreement(&test, |s| s.orderings[3].clone())),
+        ("today's child ordering (move_order)", agreement(&test, |s| s.ordering.clone())),
         ("uniformly random (expected)", (100.0 / legal_mean, 300.0 / legal_mean)),
     ] {
         println!("| {name} | {top1:.1}% | {top3:.1}% |");
     }
     println!("\n(held-out positions: {}, legal moves {legal_mean:.1} on average)", test.len());
-    if let Some(out) = args.get(3) {
-        let (top1, top3) = agreement(&test, by_model);
-        let table = rank_table(&model, &patterns, &train);
-        let mut text = format!(
-            "# Pattern ranks for the search's ties: `cargo run --release --example pattern_prior -- {} {epochs} {out}`\n\
-             # data: {}; held-out top-1 {top1:.1}%, top-3 {top3:.1}% ({} positions)\n\
-             # {} patterns; lines are `code rank` (rank 0 best, of {RANKS}); unseen patterns rank {}\n",
-            path,
-            std::env::var("PRIOR_DATA").unwrap_or_else(|_| "see docs/strength.md".into()),
-            test.len(),
-            table.codes.len(),
-            table.unseen,
-        );
-        text += &format!("unseen {}\n", table.unseen);
-        for (code, rank) in &table.codes {
-            text += &format!("{code} {rank}\n");
-        }
-        std::fs::write(out, text).unwrap_or_else(|e| panic!("{out}: {e}"));
-        println!("wrote {} pattern ranks to {out}", table.codes.len());
-    }
-}
-
-/// Ranks of pattern weights: the weights of the fitting set's legal moves cut at their
-/// quantiles into this many bins, the best first.
-const RANKS: usize = 16;
-
-struct RankTable {
-    codes: Vec<(u32, usize)>,
-    unseen: usize,
-}
-
-fn rank_table(model: &Model, patterns: &HashMap<u32, usize>, train: &[Sample]) -> RankTable {
-    let mut occurring: Vec<f64> =
-        train.iter().flat_map(|s| s.moves.iter().map(|(_, f)| model.weights[0][f[0]])).collect();
-    occurring.sort_by(|a, b| a.total_cmp(b));
-    // PRIOR_CUTS="q1,q2,..." (ascending quantiles) sets the bins instead of RANKS equal ones.
-    let quantiles: Vec<f64> = match std::env::var("PRIOR_CUTS") {
-        Ok(list) => list.split(',').map(|q| q.parse().expect("a quantile")).collect(),
-        Err(_) => (1..RANKS).map(|k| k as f64 / RANKS as f64).collect(),
-    };
-    let cuts: Vec<f64> = quantiles
-        .iter()
-        .map(|q| occurring[((q * occurring.len() as f64) as usize).min(occurring.len() - 1)])
-        .collect();
-    let rank = |w: f64| cuts.iter().filter(|&&cut| cut > w).count();
-    let mut codes: Vec<(u32, usize)> =
-        patterns.iter().map(|(&code, &id)| (code, rank(model.weights[0][id]))).collect();
-    codes.sort();
-    RankTable { codes, unseen: rank(0.0) }
 }

@@ -8,7 +8,6 @@ mod huge_pages;
 pub mod mcts;
 pub mod params;
 pub mod patterns;
-pub mod prior;
 pub mod time;
 
 pub use endgame::Solver;

@@ -99,8 +99,6 @@ tunables! {
         "New tree nodes with at most this many live points are proven by the solver (0: never).";
     tree_solve_nodes: u32 = 500, 10..=100_000,
         "The solver's node budget for each of the tree's proofs.";
-    pattern_ties: u32 = 0, 0..=3,
-        "Learned move patterns break ties of mobility in the ranking: 0 never, 1 before the last move's tie, 2 after it, 3 after the history's.";
 }
 
 impl Params {

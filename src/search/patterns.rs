@@ -3,7 +3,6 @@
 //! for both sides, for the mover only, for the opponent only, for neither), with whether the
 //! move's own point is contested; one code for all eight symmetries of the board.
 
-use crate::rules::point::STRIDE;
 use crate::rules::{Bitboard, Point, Position};
 
 /// States a neighbour can be in.
@@ -75,91 +74,6 @@ pub fn pattern(position: &Position, legal: [Bitboard; 2], p: Point) -> u32 {
     2 * least + theirs.has(p) as u32
 }
 
-/// The neighbourhoods of a position's moves as the search reads them, by raw key: eight bits
-/// per plane, one bit per neighbour in the order of `OFFSETS`, for the planes own stones,
-/// opponent's stones, empty points legal for the mover, empty points legal for the opponent
-/// and off-board points (from bits 0, 8, 16, 24 and 32), and bit 40 for whether the move's
-/// point is contested. Keys tell apart the neighbourhoods [`pattern`] tells apart, without
-/// merging symmetries: a shift and a few masks a plane.
-pub struct RawKeys {
-    /// The planes shifted by a row and a column, so the window of every point starts at its
-    /// own index; what lies before the first point is off the board.
-    shifted: [u128; 5],
-    theirs: Bitboard,
-}
-
-impl RawKeys {
-    /// The keys of `mover`'s moves, given each colour's stones and legal sets `[black, white]`.
-    #[inline]
-    pub fn new(stones: [Bitboard; 2], legal: [Bitboard; 2], mover: usize) -> RawKeys {
-        let shift = |plane: Bitboard| plane.0 << (STRIDE + 1);
-        RawKeys {
-            shifted: [
-                shift(stones[mover]),
-                shift(stones[1 - mover]),
-                shift(legal[mover]),
-                shift(legal[1 - mover]),
-                (!Bitboard::FULL.0) << (STRIDE + 1) | ((1 << (STRIDE + 1)) - 1),
-            ],
-            theirs: legal[1 - mover],
-        }
-    }
-
-    /// The raw key of move `p`.
-    #[inline]
-    pub fn key(&self, p: Point) -> u64 {
-        let i = p.index();
-        let window = |shifted: u128| -> u64 {
-            let x = (shifted >> i) as u64;
-            (x & 0b111)
-                | (x >> STRIDE & 1) << 3
-                | (x >> (STRIDE + 2) & 1) << 4
-                | (x >> (2 * STRIDE) & 0b111) << 5
-        };
-        let mut key = (self.theirs.has(p) as u64) << 40;
-        for (plane, &shifted) in self.shifted.iter().enumerate() {
-            key |= window(shifted) << (8 * plane);
-        }
-        key
-    }
-}
-
-/// The [raw keys](RawKeys) of every neighbourhood whose [`pattern`] is `code`: one for each symmetry
-/// (fewer when the neighbourhood is symmetric).
-pub fn raw_keys_of(code: u32) -> Vec<u64> {
-    let contested = (code & 1) as u64;
-    let mut digits = code / 2;
-    let mut states = [0u32; 8];
-    for slot in (0..8).rev() {
-        states[slot] = digits % STATES;
-        digits /= STATES;
-    }
-    let mut keys: Vec<u64> = SYMMETRIES
-        .iter()
-        .map(|symmetry| {
-            let mut key = contested << 40;
-            for (slot, &to) in symmetry.iter().enumerate() {
-                let planes: &[u32] = match states[slot] {
-                    0 => &[4],
-                    1 => &[0],
-                    2 => &[1],
-                    3 => &[2, 3],
-                    4 => &[2],
-                    5 => &[3],
-                    _ => &[],
-                };
-                for plane in planes {
-                    key |= 1 << (plane * 8 + to as u32);
-                }
-            }
-            key
-        })
-        .collect();
-    keys.sort();
-    keys.dedup();
-    keys
-}
-
 /// Steps (up, down, left, right) from `p` to `other`, capped at 4; 5 when there is none.
 pub fn distance(p: Point, other: Option<Point>) -> u32 {
     other.map_or(5, |q| (p.x().abs_diff(q.x()) + p.y().abs_diff(q.y())).min(4) as u32)
@@ -223,40 +137,6 @@ mod tests {
             Position::from_moves([Point::from_xy(4, 4).unwrap(), Point::from_xy(0, 0).unwrap()]).unwrap();
         assert_ne!(code(&one, 4, 3), code(&two, 4, 3), "own stone and opponent's stone differ");
         assert!(centre < CODES && corner < CODES);
-    }
-
-    #[test]
-    fn raw_keys_are_the_patterns_neighbourhoods_unmerged() {
-        // Every legal move's raw key is one of its pattern's raw keys, and moves with one raw
-        // key share a pattern (the key loses nothing the pattern tells apart).
-        let mut pattern_of_key = std::collections::HashMap::new();
-        let mut moves = 0;
-        let mut rng = fastrand::Rng::with_seed(23);
-        let mut positions = Vec::new();
-        for _ in 0..100 {
-            let mut position = Position::new();
-            crate::rules::random_game(&mut rng, |mv| {
-                positions.push(position.clone());
-                position.play(mv).unwrap();
-            });
-        }
-        for position in positions {
-            let legal = position.legal_both();
-            let mover = position.to_move();
-            let stones = [Color::Black, Color::White].map(|c| position.stones(c));
-            for p in position.legal_moves() {
-                let code = pattern(&position, legal, p);
-                let key = RawKeys::new(stones, legal, mover.index()).key(p);
-                assert!(raw_keys_of(code).contains(&key), "{p} in\n{position}");
-                assert_eq!(*pattern_of_key.entry(key).or_insert(code), code, "{p} in\n{position}");
-                moves += 1;
-            }
-        }
-        assert!(
-            moves > 10_000 && pattern_of_key.len() > 1000,
-            "{moves} moves, {} keys",
-            pattern_of_key.len()
-        );
     }
 
     #[test]

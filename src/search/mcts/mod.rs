@@ -19,7 +19,7 @@ use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::eval;
 use crate::search::params::Params;
 use crate::search::time::CLOCK_INTERVAL;
-use ordering::{ranked_moves, PatternTies, PointStats, FRESH_HISTORY};
+use ordering::{ranked_moves, PointStats, FRESH_HISTORY};
 use std::time::Instant;
 use tree::{block_capacity, Node, Tree};
 
@@ -29,8 +29,7 @@ use tree::{block_capacity, Node, Tree};
 pub fn move_order(position: &Position, last_move: Option<Point>, params: &Params) -> Vec<Point> {
     let near = last_move.map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(params.last_move_radius));
     let count = position.legal_moves().count() as usize;
-    let patterns = PatternTies::from_param(params.pattern_ties);
-    let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY, patterns);
+    let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY);
     order[..count].iter().map(|&i| Point::from_index(i).expect("a board point")).collect()
 }
 
@@ -332,9 +331,8 @@ impl Mcts {
                 .iter()
                 .fold(Bitboard::EMPTY, |set, c| set | Bitboard::from(c.point()));
             let history = &self.history[position.to_move().index()];
-            let patterns = PatternTies::from_param(self.params.pattern_ties);
-            let near = self.near_last_move(index);
-            let moves = ranked_moves(position, grown - tried, near, history, tried_moves, patterns);
+            let moves =
+                ranked_moves(position, grown - tried, self.near_last_move(index), history, tried_moves);
             for (slot, &mv) in
                 self.tree.nodes[first + tried..first + grown].iter_mut().zip(&moves[..grown - tried])
             {

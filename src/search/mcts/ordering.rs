@@ -3,31 +3,8 @@
 //! (the history), then contested points first.
 
 use crate::rules::point::INDEX_COUNT;
-use crate::rules::{Bitboard, Color, Point, Position};
+use crate::rules::{Bitboard, Point, Position};
 use crate::search::eval;
-use crate::search::patterns::RawKeys;
-use crate::search::prior::PatternRanks;
-
-/// Where the learned pattern ranks break ties of mobility
-/// ([`Params::pattern_ties`](crate::search::Params::pattern_ties)).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum PatternTies {
-    Off,
-    BeforeNear,
-    AfterNear,
-    AfterHistory,
-}
-
-impl PatternTies {
-    pub(super) fn from_param(value: u32) -> PatternTies {
-        match value {
-            0 => PatternTies::Off,
-            1 => PatternTies::BeforeNear,
-            2 => PatternTies::AfterNear,
-            _ => PatternTies::AfterHistory,
-        }
-    }
-}
 
 /// The order children are tried in: the first `count` legal moves of the side to move (as
 /// bitboard indices) not in `skip`, best first by the mobility each leaves it. Ties go first
@@ -36,9 +13,6 @@ impl PatternTies {
 /// that have done best for the side to move elsewhere in the tree (`history`), then to points
 /// both sides may play before points only the side to move may play (taking a contested point
 /// denies it to the opponent; a point only we may play stays ours for later), then board order.
-/// With `patterns` on, the moves' learned pattern ranks ([`PatternRanks`]) break ties of
-/// mobility before or after the last move's; a rank is looked up only for a move whose key
-/// with the best rank would be kept.
 /// The ranking pays only with progressive widening; evidence: `docs/strength.md#widening` and
 /// the child-order rows of its log.
 /// Quiet moves (most of them) are scored together by [`MoveEffects::lead_gains`] and keyed
@@ -51,7 +25,6 @@ pub(super) fn ranked_moves(
     near_last: Bitboard,
     history: &[PointStats; INDEX_COUNT],
     skip: Bitboard,
-    patterns: PatternTies,
 ) -> [u8; 81] {
     let to_move = position.to_move();
     let effects = position.move_effects();
@@ -60,39 +33,20 @@ pub(super) fn ranked_moves(
     let contested = own & theirs;
     let candidates = own - skip;
     let mut best = BestKeys::new(count);
-    // The key's tie-breaks below the mobility, given whether `p` is near the last move, its
-    // pattern's rank and whether it is contested: the lowest keys rank first, and the point's
-    // index makes every key distinct.
-    let ties = |p: Point, near: bool, rank: u8, contested: bool| {
-        let (far, rank, history) = (!near as i32, rank as i32, history[p.index()].rank() as i32);
-        let middle = match patterns {
-            PatternTies::Off => far << 8 | history,
-            PatternTies::BeforeNear => rank << 9 | far << 8 | history,
-            PatternTies::AfterNear => far << 12 | rank << 8 | history,
-            PatternTies::AfterHistory => far << 12 | history << 4 | rank,
-        };
-        (middle << 8) | ((!contested as i32) << 7) | p.index() as i32
+    // The key's tie-breaks below the mobility, given whether `p` is near the last move and
+    // contested: the lowest keys rank first, and the point's index makes every key distinct.
+    let ties = |p: Point, near: bool, contested: bool| {
+        ((!near as i32) << 16)
+            | ((history[p.index()].rank() as i32) << 8)
+            | ((!contested as i32) << 7)
+            | p.index() as i32
     };
-    let ranks = (patterns != PatternTies::Off).then(|| {
-        let stones = [Color::Black, Color::White].map(|c| position.stones(c));
-        (PatternRanks::embedded(), RawKeys::new(stones, legal, to_move.index()))
-    });
-    let mut offer = |mobility_key: i32, p: Point, near: bool, contested: bool| {
-        let key = mobility_key | ties(p, near, 0, contested);
-        match &ranks {
-            None => best.offer(key),
-            Some((table, keys)) if best.admits(key) => {
-                best.offer(mobility_key | ties(p, near, table.rank(keys.key(p)), contested))
-            }
-            Some(_) => {}
-        }
-    };
-    let mobility_key = |mobility: i32| (128 - mobility) << 21;
+    let mobility_key = |mobility: i32| (128 - mobility) << 17;
     let quiet = effects.quiet() & candidates;
     for p in candidates - quiet {
         let legal = effects.legal_both_after(p);
         let mobility = eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]);
-        offer(mobility_key(mobility), p, near_last.has(p), contested.has(p));
+        best.offer(mobility_key(mobility) | ties(p, near_last.has(p), contested.has(p)));
     }
     // Quiet moves are scored all at once (the mobility is the lead in legal points: points
     // both sides may play cancel), and keyed best class first only until `count` are keyed: a
@@ -116,7 +70,7 @@ pub(super) fn ranked_moves(
             (class - near - contested, false, false),
         ] {
             for p in part {
-                offer(key, p, is_near, is_contested);
+                best.offer(key | ties(p, is_near, is_contested));
             }
         }
     }
@@ -139,12 +93,6 @@ struct BestKeys {
 impl BestKeys {
     fn new(count: usize) -> BestKeys {
         BestKeys { keys: [0; 81], len: 0, count: count.min(81) }
-    }
-
-    /// Whether `key` would be kept if offered now.
-    #[inline]
-    fn admits(&self, key: i32) -> bool {
-        self.len < self.count || (self.count > 0 && key < self.keys[self.len - 1])
     }
 
     #[inline]
@@ -207,39 +155,28 @@ mod tests {
     use super::*;
 
     /// The ranking computed by making every move but those in `skip`: mobility after it, then
-    /// points in `near` first and the pattern's rank (by `patterns`), then by `history`, then
-    /// contested points before points only the side to move may play, then board order.
+    /// points in `near` first, then by `history`, then contested points before points only the
+    /// side to move may play, then board order.
     fn ranked_by_making_every_move(
         position: &Position,
         near: Bitboard,
         history: &[PointStats; INDEX_COUNT],
         skip: Bitboard,
-        patterns: PatternTies,
     ) -> Vec<u8> {
         let to_move = position.to_move();
         let theirs = position.legal(!to_move);
-        let stones = [Color::Black, Color::White].map(|c| position.stones(c));
-        let keys = RawKeys::new(stones, position.legal_both(), to_move.index());
-        let mut keyed: Vec<(i32, [u8; 3], bool, u8)> = (position.legal_moves() - skip)
+        let mut keyed: Vec<(i32, bool, u8, bool, u8)> = (position.legal_moves() - skip)
             .iter()
             .map(|p| {
                 let mut after = position.clone();
                 after.play(p).unwrap();
                 let legal = after.legal_both();
                 let mobility = eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]);
-                let (far, rank) = (!near.has(p) as u8, PatternRanks::embedded().rank(keys.key(p)));
-                let history = history[p.index()].rank();
-                let ties = match patterns {
-                    PatternTies::Off => [far, history, 0],
-                    PatternTies::BeforeNear => [rank, far, history],
-                    PatternTies::AfterNear => [far, rank, history],
-                    PatternTies::AfterHistory => [far, history, rank],
-                };
-                (-mobility, ties, !theirs.has(p), p.index() as u8)
+                (-mobility, !near.has(p), history[p.index()].rank(), !theirs.has(p), p.index() as u8)
             })
             .collect();
         keyed.sort();
-        keyed.into_iter().map(|(_, _, _, p)| p).collect()
+        keyed.into_iter().map(|(_, _, _, _, p)| p).collect()
     }
 
     #[test]
@@ -275,16 +212,15 @@ mod tests {
                         skip |= Bitboard::from(p);
                     }
                 }
-                let patterns = PatternTies::from_param(rng.u32(0..4));
-                let expected = ranked_by_making_every_move(&position, near, &history, skip, patterns);
+                let expected = ranked_by_making_every_move(&position, near, &history, skip);
                 // All of them, and the first few only (as a new children block asks).
                 let few = rng.usize(1..=expected.len().max(1)).min(expected.len());
                 for count in [81, few] {
                     let count = count.min(expected.len());
                     assert_eq!(
-                        &ranked_moves(&position, count, near, &history, skip, patterns)[..count],
+                        &ranked_moves(&position, count, near, &history, skip)[..count],
                         &expected[..count],
-                        "first {count} with {patterns:?} after {moves:?}"
+                        "first {count} after {moves:?}"
                     );
                 }
                 let mv = position.legal_moves().choose(&mut rng).unwrap();
