@@ -69,7 +69,6 @@
 use crate::rules::point::MAX_POSITIONS;
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::engine::{Budget, Proof};
-use crate::search::huge_pages;
 use crate::search::time::CLOCK_INTERVAL;
 use std::collections::HashMap;
 
@@ -120,11 +119,8 @@ impl Solver {
     /// A solver with a table of `2^bits` entries (16 bytes each); `bits >= 1`.
     pub fn new(bits: u32) -> Solver {
         let size = 1usize << bits.max(1);
-        let mut table = Vec::with_capacity(size);
-        huge_pages::advise(&table);
-        table.resize(size, Entry::default());
         Solver {
-            table,
+            table: vec![Entry::default(); size],
             mask: (size - 1) & !1,
             killers: [u8::MAX; MAX_POSITIONS],
             nodes: 0,

@@ -4,7 +4,6 @@
 pub mod endgame;
 pub mod engine;
 pub mod eval;
-mod huge_pages;
 pub mod mcts;
 pub mod params;
 pub mod patterns;

@@ -7,7 +7,6 @@
 use crate::rules::point::{MAX_MOVES, MAX_POSITIONS};
 use crate::rules::{Point, Position};
 use crate::search::engine::Proof;
-use crate::search::huge_pages;
 
 /// One tree node: the move that reached it and its statistics from the point of view of the
 /// player who made that move.
@@ -122,7 +121,6 @@ impl Tree {
         if nodes.capacity() < self.capacity {
             nodes.reserve_exact(self.capacity);
         }
-        huge_pages::advise(&nodes);
         self.nodes = nodes;
     }
 
