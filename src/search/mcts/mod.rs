@@ -96,7 +96,7 @@ fn ucb(child: &Node, explore: f32) -> f32 {
 }
 
 /// Lanes of [`best_by_ucb`]: independent running maxima, so that each comparison need not wait
-/// for the one before (one chain of compares was a quarter of the search's time).
+/// for the one before (evidence: `docs/performance.md`, the four-lane selection).
 const UCB_LANES: usize = 4;
 
 /// The index in `children` of the highest [`ucb`] score, the first of equal scores (0 when
@@ -108,6 +108,8 @@ fn best_by_ucb(children: &[Node], explore: f32) -> usize {
     let mut at = [0usize; UCB_LANES];
     let chunks = children.chunks_exact(UCB_LANES);
     let (whole, rest) = (children.len() - chunks.remainder().len(), chunks.remainder());
+    // Written out for whole chunks and the rest: one closure taking `i % UCB_LANES` for both
+    // measured 0.938 of this speed in the middle game.
     for (k, chunk) in chunks.enumerate() {
         for lane in 0..UCB_LANES {
             let score = ucb(&chunk[lane], explore);
