@@ -527,7 +527,7 @@ fn no_exec_forbids_exec() {
 }
 
 /// Where exec is forbidden the C++ wrapper starts the bot inside its own process: the process
-/// still runs the wrapper's executable, with the bot's code mapped at its link address (256 MB),
+/// still runs the wrapper's executable, with the bot's code mapped at its link address (1.5 GB),
 /// keeps running across turns and ends cleanly at end of input. Compiled as a PIE (g++'s
 /// default here), as a classic executable at 4 MB, and statically, it answers every fixture as
 /// the bare executable does.
@@ -544,9 +544,9 @@ fn the_cpp_wrapper_starts_the_bot_in_its_own_process_where_exec_is_forbidden() {
     let bot_code = maps.lines().any(|line| {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let start = u64::from_str_radix(fields[0].split('-').next().unwrap(), 16).unwrap();
-        (0x1000_0000..0x2000_0000).contains(&start) && fields[1] == "r-xp" && fields.len() == 5
+        (0x6000_0000..0x7000_0000).contains(&start) && fields[1] == "r-xp" && fields.len() == 5
     });
-    assert!(bot_code, "no anonymous executable mapping at 256 MB:\n{maps}");
+    assert!(bot_code, "no anonymous executable mapping at 1.5 GB:\n{maps}");
     let reply = if first == (0, 0) { (8, 8) } else { (0, 0) };
     let second = bot.ask(&format!(r#"{{"x":{},"y":{}}}"#, reply.0, reply.1));
     assert!(second != first && second != reply, "{second:?}");
@@ -578,7 +578,7 @@ fn the_cpp_wrapper_starts_the_bot_in_its_own_process_where_exec_is_forbidden() {
 #[test]
 #[ignore = "slow: static release build; run scripts/test-package"]
 fn the_cpp_wrapper_refuses_an_in_process_start_over_its_own_image() {
-    let exe = compile_wrapper("nogo-botzone-cpp-at-256mb", &["-no-pie", "-Wl,-Ttext-segment=0x10000000"]);
+    let exe = compile_wrapper("nogo-botzone-cpp-at-1536mb", &["-no-pie", "-Wl,-Ttext-segment=0x60000000"]);
     let got = run(Command::new(&exe), &[], &[("NOGO_WRAPPER_IN_PROCESS", "only")], FIRST_TURN);
     assert_eq!(got.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&got.stderr).to_string();

@@ -20,7 +20,7 @@ from seccomp import ARCH, ARG0_HIGH, ARG0_LOW, AUDIT_ARCH_X86_64, JEQ_K, JGE_K, 
 EPERM = 1
 EXECVE, EXECVEAT, MEMFD_CREATE = 59, 322, 319
 # Where the command's path is put: below every program's text (4 MB for non-PIE executables,
-# 256 MB for the bot), above the kernel's lowest mappable address (64 KB by default).
+# 1.5 GB for the bot), above the kernel's lowest mappable address (64 KB by default).
 PATH_ADDRESS = 0x20000
 PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS_FIXED = 0x3, 0x2 | 0x20 | 0x10
 

@@ -9,7 +9,7 @@
 //      that, fexecve (through /proc/self/fd).
 //   2. Otherwise from a file in a temporary directory, kept and reused by later turns.
 //   3. Otherwise, when a sandbox forbids exec, inside this process: the executable's segments
-//      are mapped at the addresses it was linked for (256 MB, far from this program's), a
+//      are mapped at the addresses it was linked for (1.5 GB, far from this program's), a
 //      fresh stack is built as the kernel builds one, and control jumps to its entry point.
 // Exec comes first: a restarted turn costs the same either way (the wrapper's time is
 // decompressing; the two starts differ by less than the noise), and exec gives the bot a
