@@ -1,21 +1,23 @@
 //! How well move patterns predict the search's choice: `cargo run --release --example
-//! pattern_prior -- selfplay.jsonl [EPOCHS]` (records of `nogo selfplay`, `docs/selfplay.md`).
+//! pattern_prior -- selfplay.jsonl [EPOCHS]` (records of `nogo selfplay`, `docs/selfplay.md`);
+//! `PRIOR_FIT=tree` fits the records of the tree's busy nodes (`--tree-visits`) instead of the
+//! roots', `PRIOR_FIT=all` both.
 //!
 //! Each legal move is described by its 3x3 pattern (`nogo::search::patterns`, the eight
 //! symmetries merged), its distance to the last two moves, and how far the mobility it leaves
 //! falls short of the best move's (the key of today's child ordering). A softmax over the legal
-//! moves with one weight per feature value is fitted, by gradient descent, to the root's visit
-//! shares of the games whose number is not a multiple of 5; on the others (held out) it prints
-//! how often the search's most visited move is the model's first choice (top-1) or among its
-//! first three (top-3), next to today's child ordering (`nogo::search::mcts::move_order`) and
-//! to a uniformly random order.
+//! moves with one weight per feature value is fitted, by gradient descent, to the visit shares
+//! of the games whose number is not a multiple of 5; on the others (held out), roots and tree
+//! nodes apart, it prints how often the search's most visited move is the model's first choice
+//! (top-1) or among its first three (top-3), next to today's child ordering
+//! (`nogo::search::mcts::move_order`) and to a uniformly random order.
 
 use nogo::search::mcts::move_order;
 use nogo::search::patterns::{distance, pattern};
 use nogo::search::{eval, Params};
 use nogo::{Bitboard, Color, Point, Position};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Buckets of the mobility shortfall: 0 (a best move) to 10 or more.
 const SHORTFALLS: usize = 11;
@@ -36,7 +38,7 @@ fn point(index: &Value) -> Option<Point> {
     Point::from_xy(i % 9, i / 9)
 }
 
-fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, grow: bool) -> Option<Sample> {
+fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, grow: bool, ordered: bool) -> Option<Sample> {
     let stones = |key: &str| -> Option<Bitboard> { record[key].as_array()?.iter().map(point).collect() };
     let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
     let position = Position::from_stones(stones("black")?, stones("white")?, to_move).ok()?;
@@ -68,7 +70,12 @@ fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, grow: bool) -> Opt
         moves.push((p, [id, near[0], near[1], shortfall]));
         shares.push(visits.iter().find(|v| v.0 == p).map_or(0.0, |v| v.1 / total));
     }
-    let ordering = move_order(&position, last.first().copied().flatten(), &Params::default());
+    // Only the held-out samples are compared with today's ordering.
+    let ordering = if ordered {
+        move_order(&position, last.first().copied().flatten(), &Params::default())
+    } else {
+        Vec::new()
+    };
     Some(Sample { moves, shares, best, ordering })
 }
 
@@ -110,6 +117,9 @@ impl Model {
     }
 }
 
+/// An order of a sample's legal moves, best first.
+type Order<'a> = dyn Fn(&Sample) -> Vec<Point> + 'a;
+
 /// Top-1 and top-3 agreement of an order with the search's choice, in percent.
 fn agreement(samples: &[Sample], order: impl Fn(&Sample) -> Vec<Point>) -> (f64, f64) {
     let (mut top1, mut top3) = (0, 0);
@@ -129,26 +139,39 @@ fn main() {
         std::process::exit(2);
     };
     let epochs: usize = args.get(2).map_or(20, |e| e.parse().expect("a number of epochs"));
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let records: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-    let held_out = |r: &Value| r["game"].as_u64().unwrap_or(0).is_multiple_of(5);
-    let mut patterns = HashMap::new();
-    let train: Vec<Sample> =
-        records.iter().filter(|r| !held_out(r)).filter_map(|r| sample(r, &mut patterns, true)).collect();
-    let test: Vec<Sample> =
-        records.iter().filter(|r| held_out(r)).filter_map(|r| sample(r, &mut patterns, false)).collect();
-    let games = |held: bool| {
-        let mut g: Vec<u64> =
-            records.iter().filter(|r| held_out(r) == held).filter_map(|r| r["game"].as_u64()).collect();
-        g.dedup();
-        g.len()
+    // What to fit on: the roots' records (the default), the tree's (`--tree-visits`), or all.
+    let fit_on = std::env::var("PRIOR_FIT").unwrap_or_else(|_| "root".into());
+    let in_tree = |r: &Value| r.get("depth").is_some();
+    let fitted = |r: &Value| match fit_on.as_str() {
+        "tree" => in_tree(r),
+        "all" => true,
+        _ => !in_tree(r),
     };
+    let held_out = |r: &Value| r["game"].as_u64().unwrap_or(0).is_multiple_of(5);
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    // Parsed line by line, twice: the tree's records of a few hundred games run to gigabytes
+    // as JSON values.
+    let records = || text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok());
+    let mut patterns = HashMap::new();
+    let mut games = [HashSet::new(), HashSet::new()];
+    let mut train = Vec::new();
+    for r in records().filter(|r| !held_out(r) && fitted(r)) {
+        games[0].insert(r["game"].as_u64());
+        train.extend(sample(&r, &mut patterns, true, false));
+    }
+    let (mut roots, mut nodes) = (Vec::new(), Vec::new());
+    for r in records().filter(|r| held_out(r)) {
+        games[1].insert(r["game"].as_u64());
+        let into = if in_tree(&r) { &mut nodes } else { &mut roots };
+        into.extend(sample(&r, &mut patterns, false, true));
+    }
     println!(
-        "{} positions of {} games to fit, {} positions of {} games held out; {} patterns seen",
+        "{} positions of {} games to fit ({fit_on}); held out, {} roots and {} tree nodes of {} games; {} patterns seen",
         train.len(),
-        games(false),
-        test.len(),
-        games(true),
+        games[0].len(),
+        roots.len(),
+        nodes.len(),
+        games[1].len(),
         patterns.len()
     );
     let sizes = [patterns.len() + 1, DISTANCES, DISTANCES, SHORTFALLS];
@@ -166,14 +189,29 @@ fn main() {
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         ranked.into_iter().map(|(_, p)| p).collect()
     };
-    let legal_mean = test.iter().map(|s| s.moves.len()).sum::<usize>() as f64 / test.len().max(1) as f64;
-    println!("\n| order | top-1 | top-3 |\n| --- | --- | --- |");
-    for (name, (top1, top3)) in [
-        ("fitted patterns (3x3, last moves, mobility shortfall)", agreement(&test, by_model)),
-        ("today's child ordering (move_order)", agreement(&test, |s| s.ordering.clone())),
-        ("uniformly random (expected)", (100.0 / legal_mean, 300.0 / legal_mean)),
-    ] {
-        println!("| {name} | {top1:.1}% | {top3:.1}% |");
+    let legal_mean =
+        |set: &[Sample]| set.iter().map(|s| s.moves.len()).sum::<usize>() as f64 / set.len().max(1) as f64;
+    let orders: [(&str, &Order); 2] = [
+        ("fitted patterns (3x3, last moves, mobility shortfall)", &by_model),
+        ("today's child ordering (move_order)", &|s| s.ordering.clone()),
+    ];
+    println!("\n| order | roots top-1 | roots top-3 | tree nodes top-1 | tree nodes top-3 |");
+    println!("| --- | --- | --- | --- | --- |");
+    for (name, order) in orders {
+        let ((r1, r3), (t1, t3)) = (agreement(&roots, order), agreement(&nodes, order));
+        println!("| {name} | {r1:.1}% | {r3:.1}% | {t1:.1}% | {t3:.1}% |");
     }
-    println!("\n(held-out positions: {}, legal moves {legal_mean:.1} on average)", test.len());
+    let (r, t) = (legal_mean(&roots), legal_mean(&nodes));
+    println!(
+        "| uniformly random (expected) | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
+        100.0 / r,
+        300.0 / r,
+        100.0 / t,
+        300.0 / t
+    );
+    println!(
+        "\n(held out: {} roots, {r:.1} legal moves on average; {} tree nodes, {t:.1})",
+        roots.len(),
+        nodes.len()
+    );
 }

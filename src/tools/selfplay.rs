@@ -10,6 +10,7 @@
 use super::arena::shard::Shard;
 use crate::rules::{Color, Point, Position};
 use crate::search::engine::{Budget, Engine};
+use crate::search::mcts::BusyNode;
 use crate::search::{Mcts, Params};
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
@@ -46,6 +47,10 @@ pub struct SelfplayArgs {
     /// outputs concatenated are the whole set's.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Also write a record for each node below the root visited at least N times (with a
+    /// `depth` field and no `played`): what the tree itself came to prefer. 0: none.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub tree_visits: u32,
     /// Write the records to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -82,6 +87,9 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
         let drawn = searched_moves < args.temperature_moves && !visits.is_empty();
         let played = if drawn { draw(&visits, args.temperature, &mut rng) } else { report.best };
         let stones = |c: Color| position.stones(c).iter().map(index).collect::<Vec<_>>();
+        if args.tree_visits > 0 && !visits.is_empty() {
+            records.extend(tree_records(&search, &position, &moves, number, args.tree_visits));
+        }
         records.push(json!({
             "game": number,
             "ply": moves.len(),
@@ -101,6 +109,38 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
     let winner = position.winner().expect("the game is over").to_string();
     for record in &mut records {
         record["winner"] = json!(winner);
+    }
+    records
+}
+
+/// The records of the nodes below the root of `search` (whose position is `position`,
+/// reached by `moves`) visited at least `min_visits` times.
+fn tree_records(
+    search: &Mcts,
+    position: &Position,
+    moves: &[Point],
+    number: u64,
+    min_visits: u32,
+) -> Vec<Value> {
+    let mut records = Vec::new();
+    for BusyNode { line, children } in search.busy_nodes(min_visits) {
+        let mut node = position.clone();
+        for &p in &line {
+            node.play_unchecked(p);
+        }
+        let mut path = moves.to_vec();
+        path.extend(&line);
+        let stones = |c: Color| node.stones(c).iter().map(index).collect::<Vec<_>>();
+        records.push(json!({
+            "game": number,
+            "ply": path.len(),
+            "depth": line.len(),
+            "to_move": node.to_move().to_string(),
+            "black": stones(Color::Black),
+            "white": stones(Color::White),
+            "last_moves": [path.last().map(|&p| index(p)), path.iter().rev().nth(1).map(|&p| index(p))],
+            "visits": children.iter().map(|&(p, n)| [index(p), n as u64]).collect::<Vec<_>>(),
+        }));
     }
     records
 }
@@ -204,30 +244,31 @@ mod tests {
             jobs: 1,
             seed: 3,
             shard: None,
+            tree_visits: 0,
             out: None,
         }
+    }
+
+    fn points(value: &Value) -> crate::rules::Bitboard {
+        let point = |i: &Value| {
+            let i = i.as_u64().unwrap() as u8;
+            Point::from_xy(i % 9, i / 9).unwrap()
+        };
+        value.as_array().unwrap().iter().map(point).collect()
+    }
+
+    fn position(record: &Value) -> Position {
+        let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
+        Position::from_stones(points(&record["black"]), points(&record["white"]), to_move).unwrap()
     }
 
     #[test]
     fn records_replay_as_the_game_was_played() {
         let records = play_game(&args(1), 0);
         assert!(!records.is_empty());
-        let points = |value: &Value| -> crate::rules::Bitboard {
-            value
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|i| {
-                    let i = i.as_u64().unwrap() as u8;
-                    Point::from_xy(i % 9, i / 9).unwrap()
-                })
-                .collect()
-        };
         let mut last_winner = None;
         for (i, record) in records.iter().enumerate() {
-            let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
-            let position =
-                Position::from_stones(points(&record["black"]), points(&record["white"]), to_move).unwrap();
+            let position = position(record);
             assert_eq!(position.moves_played() as u64, record["ply"].as_u64().unwrap());
             let played = record["played"].as_u64().unwrap() as u8;
             let played = Point::from_xy(played % 9, played / 9).unwrap();
@@ -266,5 +307,34 @@ mod tests {
         for n in 0..4 {
             assert_eq!(halves.iter().filter(|s| s.includes(n)).count(), 1);
         }
+    }
+
+    #[test]
+    fn tree_records_are_busy_nodes_below_the_root_searched() {
+        let records = play_game(&SelfplayArgs { tree_visits: 20, ..args(1) }, 0);
+        let mut below = 0;
+        for (i, record) in records.iter().enumerate() {
+            let Some(depth) = record.get("depth").and_then(Value::as_u64) else { continue };
+            below += 1;
+            // The search's own record follows the records of its tree.
+            let root = records[i..].iter().find(|r| r.get("depth").is_none()).unwrap();
+            assert!(depth >= 1);
+            assert_eq!(record["ply"].as_u64().unwrap(), root["ply"].as_u64().unwrap() + depth);
+            let (node, root) = (position(record), position(root));
+            for colour in [Color::Black, Color::White] {
+                assert!(root.stones(colour).is_subset(node.stones(colour)), "record {i}");
+            }
+            assert_eq!(node.moves_played(), root.moves_played() + depth as usize, "record {i}");
+            let visits = record["visits"].as_array().unwrap();
+            assert!(!visits.is_empty(), "record {i}");
+            for v in visits {
+                let p = v[0].as_u64().unwrap() as u8;
+                assert!(node.legal_moves().has(Point::from_xy(p % 9, p / 9).unwrap()), "record {i}");
+            }
+        }
+        assert!(below > 0);
+        let plain = play_game(&args(1), 0);
+        assert!(plain.iter().all(|r| r.get("depth").is_none()));
+        assert_eq!(plain, records.into_iter().filter(|r| r.get("depth").is_none()).collect::<Vec<_>>());
     }
 }

@@ -48,6 +48,15 @@ fn proof_value(proof: Proof) -> f32 {
 /// where 256 iterations that each ran a full proof could take over 100.
 const SOLVER_NODES_PER_CLOCK_READ: u64 = 4096;
 
+/// A node of the tree below the root ([`Mcts::busy_nodes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusyNode {
+    /// The moves from the root's position to the node.
+    pub line: Vec<Point>,
+    /// Its tried children: each move with its visits.
+    pub children: Vec<(Point, u32)>,
+}
+
 /// The search: tree, parameters, and what it needs to reuse the tree next move.
 pub struct Mcts {
     params: Params,
@@ -409,6 +418,30 @@ impl Mcts {
             .map(|c| self.tree.nodes[c])
             .map(|n| (n.point(), n.visits, n.mean))
             .collect()
+    }
+
+    /// The nodes below the root visited at least `min_visits` times that have tried children (a
+    /// node proven at once has none), depth first: the moves from the root's position to each,
+    /// and its tried children with their visits. Training data for priors of the tree's own
+    /// choices (`nogo selfplay --tree-visits`).
+    pub fn busy_nodes(&self, min_visits: u32) -> Vec<BusyNode> {
+        let mut found = Vec::new();
+        let mut stack: Vec<(usize, Vec<Point>)> = vec![(0, Vec::new())];
+        while let Some((index, line)) = stack.pop() {
+            let node = self.tree.nodes[index];
+            let children: Vec<usize> = node.child_range().take(node.tried as usize).collect();
+            if index != 0 && !children.is_empty() {
+                let visits =
+                    children.iter().map(|&c| (self.tree.nodes[c].point(), self.tree.nodes[c].visits));
+                found.push(BusyNode { line: line.clone(), children: visits.collect() });
+            }
+            for c in children.into_iter().rev().filter(|&c| self.tree.nodes[c].visits >= min_visits) {
+                let mut next = line.clone();
+                next.push(self.tree.nodes[c].point());
+                stack.push((c, next));
+            }
+        }
+        found
     }
 
     /// Whether the tree holds a search of `position`: after [`Engine::think`], false when the
