@@ -86,23 +86,15 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
         };
         let drawn = searched_moves < args.temperature_moves && !visits.is_empty();
         let played = if drawn { draw(&visits, args.temperature, &mut rng) } else { report.best };
-        let stones = |c: Color| position.stones(c).iter().map(index).collect::<Vec<_>>();
         if args.tree_visits > 0 && !visits.is_empty() {
             records.extend(tree_records(&search, &position, &moves, number, args.tree_visits));
         }
-        records.push(json!({
-            "game": number,
-            "ply": moves.len(),
-            "to_move": position.to_move().to_string(),
-            "black": stones(Color::Black),
-            "white": stones(Color::White),
-            "last_moves": [moves.last().map(|&p| index(p)), moves.iter().rev().nth(1).map(|&p| index(p))],
-            "visits": visits.iter().map(|&(p, n)| [index(p), n as u64]).collect::<Vec<_>>(),
-            "iterations": report.iterations,
-            "best": index(report.best),
-            "win_rate": report.win_rate,
-            "played": index(played),
-        }));
+        let mut record = position_record(number, &position, &moves, &visits);
+        record["iterations"] = json!(report.iterations);
+        record["best"] = json!(index(report.best));
+        record["win_rate"] = json!(report.win_rate);
+        record["played"] = json!(index(played));
+        records.push(record);
         searched_moves += 1;
         play(&mut position, &mut moves, played);
     }
@@ -130,19 +122,26 @@ fn tree_records(
         }
         let mut path = moves.to_vec();
         path.extend(&line);
-        let stones = |c: Color| node.stones(c).iter().map(index).collect::<Vec<_>>();
-        records.push(json!({
-            "game": number,
-            "ply": path.len(),
-            "depth": line.len(),
-            "to_move": node.to_move().to_string(),
-            "black": stones(Color::Black),
-            "white": stones(Color::White),
-            "last_moves": [path.last().map(|&p| index(p)), path.iter().rev().nth(1).map(|&p| index(p))],
-            "visits": children.iter().map(|&(p, n)| [index(p), n as u64]).collect::<Vec<_>>(),
-        }));
+        let mut record = position_record(number, &node, &path, &children);
+        record["depth"] = json!(line.len());
+        records.push(record);
     }
     records
+}
+
+/// The fields every record has but the winner: `position`, reached by `moves` in game
+/// `number`, and the visits of its searched moves.
+fn position_record(number: u64, position: &Position, moves: &[Point], visits: &[(Point, u32)]) -> Value {
+    let stones = |c: Color| position.stones(c).iter().map(index).collect::<Vec<_>>();
+    json!({
+        "game": number,
+        "ply": moves.len(),
+        "to_move": position.to_move().to_string(),
+        "black": stones(Color::Black),
+        "white": stones(Color::White),
+        "last_moves": [moves.last().map(|&p| index(p)), moves.iter().rev().nth(1).map(|&p| index(p))],
+        "visits": visits.iter().map(|&(p, n)| [index(p), n as u64]).collect::<Vec<_>>(),
+    })
 }
 
 /// A move drawn with probability proportional to `visits ^ (1 / temperature)`.
