@@ -413,11 +413,7 @@ impl Mcts {
     /// [`Engine::think`] that searched (a decisive move is answered without a search).
     pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
         let root = self.tree.nodes.first().copied().unwrap_or_default();
-        root.child_range()
-            .take(root.tried as usize)
-            .map(|c| self.tree.nodes[c])
-            .map(|n| (n.point(), n.visits, n.mean))
-            .collect()
+        root.child_range().map(|c| self.tree.nodes[c]).map(|n| (n.point(), n.visits, n.mean)).collect()
     }
 
     /// The nodes below the root visited at least `min_visits` times that have tried children (a
@@ -428,14 +424,13 @@ impl Mcts {
         let mut found = Vec::new();
         let mut stack: Vec<(usize, Vec<Point>)> = vec![(0, Vec::new())];
         while let Some((index, line)) = stack.pop() {
-            let node = self.tree.nodes[index];
-            let children: Vec<usize> = node.child_range().take(node.tried as usize).collect();
+            let children = self.tree.nodes[index].child_range();
             if index != 0 && !children.is_empty() {
                 let visits =
-                    children.iter().map(|&c| (self.tree.nodes[c].point(), self.tree.nodes[c].visits));
+                    children.clone().map(|c| (self.tree.nodes[c].point(), self.tree.nodes[c].visits));
                 found.push(BusyNode { line: line.clone(), children: visits.collect() });
             }
-            for c in children.into_iter().rev().filter(|&c| self.tree.nodes[c].visits >= min_visits) {
+            for c in children.rev().filter(|&c| self.tree.nodes[c].visits >= min_visits) {
                 let mut next = line.clone();
                 next.push(self.tree.nodes[c].point());
                 stack.push((c, next));
