@@ -38,7 +38,9 @@ fn point(index: &Value) -> Option<Point> {
     Point::from_xy(i % 9, i / 9)
 }
 
-fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, grow: bool, ordered: bool) -> Option<Sample> {
+/// The sample of `record`: a fitting one adds its new patterns to `patterns`; a held-out one
+/// leaves them unknown and carries today's ordering to compare with.
+fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, held_out: bool) -> Option<Sample> {
     let stones = |key: &str| -> Option<Bitboard> { record[key].as_array()?.iter().map(point).collect() };
     let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
     let position = Position::from_stones(stones("black")?, stones("white")?, to_move).ok()?;
@@ -64,14 +66,13 @@ fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, grow: bool, ordere
         let code = pattern(&position, legal, p);
         let next = patterns.len() + 1;
         let id =
-            if grow { *patterns.entry(code).or_insert(next) } else { *patterns.get(&code).unwrap_or(&0) };
+            if held_out { *patterns.get(&code).unwrap_or(&0) } else { *patterns.entry(code).or_insert(next) };
         let shortfall = ((most - mobility(p)) as usize).min(SHORTFALLS - 1);
         let near = [0, 1].map(|i| distance(p, last.get(i).copied().flatten()) as usize);
         moves.push((p, [id, near[0], near[1], shortfall]));
         shares.push(visits.iter().find(|v| v.0 == p).map_or(0.0, |v| v.1 / total));
     }
-    // Only the held-out samples are compared with today's ordering.
-    let ordering = if ordered {
+    let ordering = if held_out {
         move_order(&position, last.first().copied().flatten(), &Params::default())
     } else {
         Vec::new()
@@ -157,13 +158,13 @@ fn main() {
     let mut train = Vec::new();
     for r in records().filter(|r| !held_out(r) && fitted(r)) {
         games[0].insert(r["game"].as_u64());
-        train.extend(sample(&r, &mut patterns, true, false));
+        train.extend(sample(&r, &mut patterns, false));
     }
     let (mut roots, mut nodes) = (Vec::new(), Vec::new());
     for r in records().filter(|r| held_out(r)) {
         games[1].insert(r["game"].as_u64());
         let into = if in_tree(&r) { &mut nodes } else { &mut roots };
-        into.extend(sample(&r, &mut patterns, false, true));
+        into.extend(sample(&r, &mut patterns, true));
     }
     println!(
         "{} positions of {} games to fit ({fit_on}); held out, {} roots and {} tree nodes of {} games; {} patterns seen",
