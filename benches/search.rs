@@ -1,11 +1,13 @@
 //! Speed of the search: `Mcts::think` for a fixed number of iterations on the middle-game
 //! fixture, from a fresh search each time (no tree kept from an earlier call):
-//! `cargo bench --bench search`. Iterations per second = NODES / the median time.
+//! `cargo bench --bench search`. Iterations per second = NODES / the median time. Also the
+//! policy network's cost per position: its planes, and its planes and scores.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use nogo::search::engine::{Budget, Engine};
 use nogo::search::mcts::Mcts;
 use nogo::search::params::Params;
+use nogo::search::policy::{planes, Network};
 use nogo::tools::bench::{position, MIDDLE_GAME};
 
 /// Iterations per search: about 20 ms at a million iterations per second.
@@ -25,5 +27,16 @@ fn think(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, think);
+fn policy(c: &mut Criterion) {
+    let middle_game = position(MIDDLE_GAME);
+    let network = Network::embedded();
+    let mut group = c.benchmark_group("policy");
+    group.bench_function("planes/middle_game", |b| b.iter(|| planes(&middle_game, None)));
+    group.bench_function("planes_and_scores/middle_game", |b| {
+        b.iter(|| network.scores(&planes(&middle_game, None)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, think, policy);
 criterion_main!(benches);

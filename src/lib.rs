@@ -1,7 +1,7 @@
 //! nogo: a 9x9 NoGo (不围棋) engine and Botzone bot.
 //!
 //! The modules follow the data's way through the program:
-//! [`rules`] (bitboards, points, positions) -> [`search`] (evaluation, tree search, endgame
+//! [`rules`] (bitboards, points, positions) -> [`search`] (evaluation, policy network, tree search, endgame
 //! solver, parameters, time) -> [`engines`] (the registry of move choosers) -> [`protocols`]
 //! (Botzone, GTP, SGF) -> [`tools`] (arena, terminal game, bench). Each layer uses only the
 //! layers before it; one implementation of the rules serves the engine, the judge and the tests.

@@ -1,4 +1,4 @@
-//! Choosing a move: the engine interface, the leaf evaluation, the tree search, the exact
+//! Choosing a move: the engine interface, the leaf evaluation, the policy network, the tree search, the exact
 //! endgame solver, the tunable parameters and time management.
 
 pub mod endgame;
@@ -7,6 +7,7 @@ pub mod eval;
 pub mod mcts;
 pub mod params;
 pub mod patterns;
+pub mod policy;
 pub mod time;
 
 pub use endgame::Solver;

@@ -99,6 +99,10 @@ tunables! {
         "New tree nodes with at most this many live points are proven by the solver (0: never).";
     tree_solve_nodes: u32 = 500, 10..=100_000,
         "The solver's node budget for each of the tree's proofs.";
+    policy_depth: u32 = 2, 0..=8,
+        "Nodes fewer than this many moves below the root order their children by the policy network.";
+    policy_visits: u32 = 30, 0..=1_000_000,
+        "Nodes visited at least this many times order their new children by the policy network (0: never).";
 }
 
 impl Params {

@@ -51,9 +51,22 @@ pub struct SelfplayArgs {
     /// `depth` field and no `played`): what the tree itself came to prefer. 0: none.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub tree_visits: u32,
+    /// Set a tunable of the search (`NAME=VALUE`, the names of `nogo::Params::TUNABLES`);
+    /// repeatable. The policy network is left out with `--set policy_depth=0 --set
+    /// policy_visits=0`, as for the data its weights were trained on.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
+    pub settings: Vec<(String, f64)>,
     /// Write the records to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+/// A `NAME=VALUE` setting of a tunable, checked against its name and range.
+fn parse_setting(setting: &str) -> Result<(String, f64), String> {
+    let (name, value) = setting.split_once('=').ok_or("expected NAME=VALUE")?;
+    let value: f64 = value.parse().map_err(|_| format!("{value} is not a number"))?;
+    Params::default().set(name, value)?;
+    Ok((name.to_string(), value))
 }
 
 /// A point as the records write it: `y * 9 + x`, Botzone's coordinates, 0 to 80.
@@ -74,7 +87,11 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
         let p = position.legal_moves().choose(&mut rng).expect("a legal move");
         play(&mut position, &mut moves, p);
     }
-    let mut search = Mcts::new(Params { memory_bytes: 64 << 20, ..Params::default() }, number);
+    let mut params = Params { memory_bytes: 64 << 20, ..Params::default() };
+    for (name, value) in &args.settings {
+        params.set(name, *value).expect("checked when parsed");
+    }
+    let mut search = Mcts::new(params, number);
     let mut records = Vec::new();
     let mut searched_moves = 0;
     while !position.is_terminal() {
@@ -244,6 +261,7 @@ mod tests {
             seed: 3,
             shard: None,
             tree_visits: 0,
+            settings: Vec::new(),
             out: None,
         }
     }
@@ -259,6 +277,20 @@ mod tests {
     fn position(record: &Value) -> Position {
         let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
         Position::from_stones(points(&record["black"]), points(&record["white"]), to_move).unwrap()
+    }
+
+    #[test]
+    fn settings_name_a_tunable_within_its_range() {
+        assert_eq!(parse_setting("policy_visits=0"), Ok(("policy_visits".to_string(), 0.0)));
+        assert!(parse_setting("policy_visits").unwrap_err().contains("NAME=VALUE"));
+        assert!(parse_setting("no_such_thing=1").unwrap_err().contains("unknown parameter"));
+        assert!(parse_setting("widening=100").unwrap_err().contains("outside its range"));
+        assert!(parse_setting("widening=x").unwrap_err().contains("not a number"));
+        // A setting reaches the search: without the policy the games differ.
+        let off = vec![("policy_depth".to_string(), 0.0), ("policy_visits".to_string(), 0.0)];
+        let with = play_game(&SelfplayArgs { nodes: 3000, ..args(1) }, 0);
+        let without = play_game(&SelfplayArgs { nodes: 3000, settings: off, ..args(1) }, 0);
+        assert_ne!(with, without);
     }
 
     #[test]

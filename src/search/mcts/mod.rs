@@ -18,8 +18,10 @@ use crate::search::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::eval;
 use crate::search::params::Params;
+use crate::search::policy;
 use crate::search::time::CLOCK_INTERVAL;
 use ordering::{ranked_moves, PointStats, FRESH_HISTORY};
+use std::collections::HashMap;
 use std::time::Instant;
 use tree::{block_capacity, Node, Tree};
 
@@ -31,6 +33,15 @@ pub fn move_order(position: &Position, last_move: Option<Point>, params: &Params
     let count = position.legal_moves().count() as usize;
     let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY);
     order[..count].iter().map(|&i| Point::from_index(i).expect("a board point")).collect()
+}
+
+/// Most positions whose policy order [`Mcts`] keeps: each takes about a hundred bytes.
+const POLICY_ORDERS: usize = 1 << 16;
+
+/// The key of the policy's order for `position` reached by `last_move`: the network reads both.
+fn policy_key(position: &Position, last_move: Option<Point>) -> u64 {
+    let last = last_move.map_or(0, |p| p.index() as u64 + 1);
+    position.hash() ^ last.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The value of a proven node for the player who moved into it.
@@ -72,6 +83,10 @@ pub struct Mcts {
     sqrt_ln_visits: &'static [f32],
     /// Solver nodes spent on the tree's proofs since the clock was last read.
     unclocked_solver_nodes: u64,
+    /// The policy network's order of the moves of positions whose nodes use it
+    /// ([`Mcts::uses_policy`]), by [`policy_key`]: computed once per position, not per growth,
+    /// node, transposition or turn; emptied when it reaches [`POLICY_ORDERS`] entries.
+    policy_orders: HashMap<u64, Vec<u8>>,
 }
 
 /// Visit counts whose `sqrt(ln visits)` is tabled: a logarithm per selection costs as much as
@@ -153,6 +168,7 @@ impl Mcts {
             rng: fastrand::Rng::with_seed(seed),
             solver: None,
             unclocked_solver_nodes: 0,
+            policy_orders: HashMap::new(),
             sqrt_ln_visits: sqrt_ln_table(),
         }
     }
@@ -179,7 +195,7 @@ impl Mcts {
             if node.visits == 0 {
                 break self.evaluate(index, &position);
             }
-            let Some(child) = self.select(index, &position) else {
+            let Some(child) = self.select(index, &position, depth - 1) else {
                 // The arena is full: refine what is there by backing the node's value up again.
                 break node.mean;
             };
@@ -298,13 +314,13 @@ impl Mcts {
     /// untried child while there is one (and room for it), else the best tried child by UCB
     /// among those not proven lost. `None` when a child is needed and the arena is full.
     #[inline]
-    fn select(&mut self, index: usize, position: &Position) -> Option<usize> {
+    fn select(&mut self, index: usize, position: &Position, depth: usize) -> Option<usize> {
         let node = self.tree.nodes[index];
         // Progressive widening: a node visited n times may have ceil(w * sqrt(n)) children,
         // that is, one more while fewer than w * sqrt(n) are tried.
         let widest = self.params.widening * (node.visits as f32).sqrt();
         if node.tried < node.children && (node.tried as f32) < widest {
-            if let Some(child) = self.try_next(index, position) {
+            if let Some(child) = self.try_next(index, position, depth) {
                 return Some(child);
             }
         }
@@ -317,17 +333,25 @@ impl Mcts {
         (node.tried > 0).then_some(node.first_child as usize + best)
     }
 
-    /// The points near the move that reached node `index`, whose children are tried first
-    /// among equal mobilities; none at a root whose last move is unknown.
-    fn near_last_move(&self, index: usize) -> Bitboard {
-        let last_move =
-            if index == 0 { self.tree.root_last_move() } else { Some(self.tree.nodes[index].point()) };
-        last_move.map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(self.params.last_move_radius))
+    /// The move that reached node `index`; unknown at a root whose last move is unknown.
+    fn last_move(&self, index: usize) -> Option<Point> {
+        if index == 0 {
+            self.tree.root_last_move()
+        } else {
+            Some(self.tree.nodes[index].point())
+        }
     }
 
-    /// Creates the next untried child of a node, growing its block when full; `None` when
-    /// the arena has no room.
-    fn try_next(&mut self, index: usize, position: &Position) -> Option<usize> {
+    /// Whether node `index`, `depth` moves below the root, orders its new children by the
+    /// policy network ([`Params::policy_depth`], [`Params::policy_visits`]).
+    fn uses_policy(&self, index: usize, depth: usize) -> bool {
+        let visits = self.params.policy_visits;
+        depth < self.params.policy_depth as usize || (visits > 0 && self.tree.nodes[index].visits >= visits)
+    }
+
+    /// Creates the next untried child of node `index`, `depth` moves below the root, growing
+    /// its block when full; `None` when the arena has no room.
+    fn try_next(&mut self, index: usize, position: &Position, depth: usize) -> Option<usize> {
         let node = self.tree.nodes[index];
         let (tried, legal) = (node.tried as usize, node.children as usize);
         let mut first = node.first_child as usize;
@@ -341,9 +365,28 @@ impl Mcts {
             let tried_moves = self.tree.nodes[first..first + tried]
                 .iter()
                 .fold(Bitboard::EMPTY, |set, c| set | Bitboard::from(c.point()));
-            let history = &self.history[position.to_move().index()];
-            let moves =
-                ranked_moves(position, grown - tried, self.near_last_move(index), history, tried_moves);
+            let last_move = self.last_move(index);
+            let moves = if self.uses_policy(index, depth) {
+                if self.policy_orders.len() >= POLICY_ORDERS {
+                    self.policy_orders.clear();
+                }
+                let order = self
+                    .policy_orders
+                    .entry(policy_key(position, last_move))
+                    .or_insert_with(|| policy::Network::embedded().ranked(position, last_move));
+                let mut moves = [0u8; 81];
+                let untried =
+                    order.iter().filter(|&&mv| !tried_moves.has(Point::from_index(mv).expect("a point")));
+                for (slot, &mv) in moves.iter_mut().zip(untried) {
+                    *slot = mv;
+                }
+                moves
+            } else {
+                let near = last_move
+                    .map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(self.params.last_move_radius));
+                let history = &self.history[position.to_move().index()];
+                ranked_moves(position, grown - tried, near, history, tried_moves)
+            };
             for (slot, &mv) in
                 self.tree.nodes[first + tried..first + grown].iter_mut().zip(&moves[..grown - tried])
             {
@@ -537,6 +580,50 @@ mod tests {
             };
             assert_eq!(mobility(order[0]), legal.iter().map(mobility).max().unwrap(), "{position}");
         }
+    }
+
+    #[test]
+    fn nodes_that_use_the_policy_try_children_in_its_order() {
+        // With `policy_depth` 1 the root tries its children in the network's order, and a child
+        // with at least `policy_visits` visits grows its block with the best of its untried
+        // moves by the network; without the policy the root follows the mobility ranking. A
+        // fresh tree does not know the move that reached its root.
+        let network = policy::Network::embedded();
+        let moves = [(4, 4), (2, 2), (6, 6), (3, 5)];
+        let position = play_out(&moves);
+        let params =
+            Params { policy_depth: 1, policy_visits: 200, memory_bytes: 64 << 20, ..Params::default() };
+        let mut search = Mcts::new(params, 1);
+        search.think(&position, &Budget::nodes(20_000));
+        let tried: Vec<u8> = search.tree.nodes[0].child_range().map(|c| search.tree.nodes[c].mv).collect();
+        let order = network.ranked(&position, None);
+        assert_eq!(tried, order[..tried.len()], "the root's children in the network's order");
+        let mut checked = 0;
+        for c in search.tree.nodes[0].child_range() {
+            let child = search.tree.nodes[c];
+            // Its blocks of 4, 8 and 16 children came from the ranking (grown at about 1, 51
+            // and 165 visits); the block of 32, grown at about 590, from the network's order.
+            if child.tried <= 16 {
+                continue;
+            }
+            let mut after = position.clone();
+            after.play(child.point()).unwrap();
+            let tried: Vec<u8> = search.tree.nodes[child.child_range()].iter().map(|n| n.mv).collect();
+            let first: Bitboard = tried[..16].iter().map(|&m| Point::from_index(m).unwrap()).collect();
+            let rest: Vec<u8> = network
+                .ranked(&after, Some(child.point()))
+                .into_iter()
+                .filter(|&m| !first.has(Point::from_index(m).unwrap()))
+                .collect();
+            assert_eq!(tried[16..], rest[..tried.len() - 16], "a busy child's later children");
+            checked += 1;
+        }
+        assert!(checked > 0, "some child of the root was busy");
+        let without = Params { policy_depth: 0, policy_visits: 0, ..params };
+        let mut plain = Mcts::new(without, 1);
+        plain.think(&position, &Budget::nodes(20_000));
+        let first = plain.tree.nodes[plain.tree.nodes[0].first_child as usize].point();
+        assert_eq!(first, move_order(&position, None, &Params::default())[0]);
     }
 
     #[test]

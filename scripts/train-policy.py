@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Trains the move policy of `nogo::search::policy` on self-play data (docs/policy.md).
+
+    python scripts/train-policy.py --data runs/tree400 --out weights/policy.bin
+
+reads `DATA.planes`, `DATA.shares` and `DATA.games` (written by `cargo run --release --example
+policy_data`), holds out the games whose number is a multiple of 5, fits the network to the
+search's visit shares (cross-entropy over the legal moves, the eight symmetries of the board
+drawn at random per batch, Adam), and writes the weights in the format `Network::from_bytes`
+reads, a manifest (`--manifest`) with the held-out agreement, and the network's scores for a
+few held-out inputs (`--check`) that `cargo test` compares with the Rust inference.
+"""
+
+import argparse
+import json
+import struct
+import subprocess
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+PLANES = 10
+SCALE = np.array([1, 1, 1, 1, 1, 1, 1, 1, 0.125, 0.125], dtype=np.float32)
+OWN_LEGAL = (3, 4)  # the planes of the side to move's legal points
+
+
+def load(prefix):
+    planes = np.fromfile(prefix + ".planes", dtype=np.int8).reshape(-1, PLANES, 9, 9)
+    shares = np.fromfile(prefix + ".shares", dtype="<f4").reshape(-1, 81)
+    games = np.fromfile(prefix + ".games", dtype="<u4").reshape(-1, 2)
+    assert len(planes) == len(shares) == len(games), "the three files disagree"
+    return planes, shares, games
+
+
+def features(planes):
+    """NHWC float input and the mask of legal moves, from int8 planes (N, PLANES, 9, 9)."""
+    x = np.transpose(planes, (0, 2, 3, 1)).astype(np.float32) * SCALE
+    legal = (planes[:, OWN_LEGAL[0]] + planes[:, OWN_LEGAL[1]]).reshape(-1, 81) > 0
+    return x, legal
+
+
+def init(key, width, layers):
+    def conv(key, cin):
+        w = jax.random.normal(key, (3, 3, cin, width)) * np.sqrt(2.0 / (9 * cin))
+        return {"w": w, "b": jnp.zeros(width)}
+
+    keys = jax.random.split(key, layers + 2)
+    hidden = [conv(keys[i + 1], width) for i in range(layers)]
+    for h in hidden:  # residual branches start small
+        h["w"] = h["w"] * 0.1
+    return {
+        "input": conv(keys[0], PLANES),
+        "hidden": hidden,
+        "head": {"w": jax.random.normal(keys[-1], (width,)) * 0.01, "b": jnp.zeros(())},
+    }
+
+
+def conv3(x, p):
+    y = jax.lax.conv_general_dilated(x, p["w"], (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return y + p["b"]
+
+
+def scores(params, x):
+    h = jax.nn.relu(conv3(x, params["input"]))
+    for layer in params["hidden"]:
+        h = jax.nn.relu(conv3(h, layer) + h)
+    return (h @ params["head"]["w"] + params["head"]["b"]).reshape(x.shape[0], 81)
+
+
+def loss_fn(params, x, legal, target):
+    logits = jnp.where(legal, scores(params, x), -1e9)
+    return -jnp.mean(jnp.sum(target * jax.nn.log_softmax(logits), axis=1))
+
+
+@jax.jit
+def adam_step(params, state, x, legal, target, lr):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, legal, target)
+    m, v, t = state
+    t = t + 1
+    m = jax.tree_util.tree_map(lambda m, g: 0.9 * m + 0.1 * g, m, grads)
+    v = jax.tree_util.tree_map(lambda v, g: 0.999 * v + 0.001 * g * g, v, grads)
+    corr = jnp.sqrt(1 - 0.999**t) / (1 - 0.9**t)
+    params = jax.tree_util.tree_map(lambda p, m, v: p - lr * corr * m / (jnp.sqrt(v) + 1e-8), params, m, v)
+    return params, (m, v, t), loss
+
+
+scores_jit = jax.jit(scores)
+
+
+def symmetry(x, y, k):
+    """The k-th of the board's eight symmetries of NHWC planes `x` and (N, 81) targets `y`."""
+    y = y.reshape(-1, 9, 9)
+    if k & 4:
+        x, y = np.swapaxes(x, 1, 2), np.swapaxes(y, 1, 2)
+    if k & 2:
+        x, y = x[:, ::-1], y[:, ::-1]
+    if k & 1:
+        x, y = x[:, :, ::-1], y[:, :, ::-1]
+    return np.ascontiguousarray(x), np.ascontiguousarray(y).reshape(-1, 81)
+
+
+def agreement(params, x, legal, shares):
+    """Top-1 and top-3 agreement of the network's order with the search's most visited move."""
+    top1 = top3 = 0
+    for i in range(0, len(x), 4096):
+        s = np.where(legal[i : i + 4096], np.asarray(scores_jit(params, x[i : i + 4096])), -np.inf)
+        best = shares[i : i + 4096].argmax(axis=1)
+        order = np.argsort(-s, axis=1)[:, :3]
+        top1 += int((order[:, 0] == best).sum())
+        top3 += int((order == best[:, None]).any(axis=1).sum())
+    return top1 / max(len(x), 1), top3 / max(len(x), 1)
+
+
+def write_weights(path, params, width, layers):
+    def conv(p):
+        return [np.asarray(p["w"], dtype="<f4").ravel(), np.asarray(p["b"], dtype="<f4").ravel()]
+
+    parts = conv(params["input"])
+    for layer in params["hidden"]:
+        parts += conv(layer)
+    parts += [np.asarray(params["head"]["w"], dtype="<f4"), np.asarray([params["head"]["b"]], dtype="<f4")]
+    with open(path, "wb") as f:
+        f.write(b"NOGOPOL1" + struct.pack("<3I", PLANES, width, layers))
+        for part in parts:
+            f.write(part.astype("<f4").tobytes())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", required=True, help="prefix of the policy_data files")
+    ap.add_argument("--out", required=True, help="weights file to write")
+    ap.add_argument("--manifest", help="manifest JSON to write")
+    ap.add_argument("--check", help="JSON of held-out inputs and their scores, for cargo test")
+    ap.add_argument("--data-command", default="", help="the command that made the data, for the manifest")
+    ap.add_argument("--width", type=int, default=16)
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--epochs", type=float, default=4)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+
+    planes, shares, games = load(args.data)
+    held = games[:, 0] % 5 == 0
+    x_all, legal_all = features(planes)
+    shares = shares.astype(np.float32)
+    train = np.flatnonzero(~held)
+    xh, lh, sh, tree_h = x_all[held], legal_all[held], shares[held], games[held, 1] == 1
+    print(f"{len(train)} training positions, {held.sum()} held out", file=sys.stderr)
+
+    rng = np.random.default_rng(args.seed)
+    params = init(jax.random.PRNGKey(args.seed), args.width, args.layers)
+    zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
+    state = (zeros, zeros, 0)
+    steps = int(args.epochs * len(train) / args.batch)
+    started = time.time()
+    running = None
+    for step in range(steps):
+        batch = rng.choice(train, args.batch, replace=False)
+        x, y = symmetry(x_all[batch], shares[batch], int(rng.integers(8)))
+        legal = (x[..., OWN_LEGAL[0]] + x[..., OWN_LEGAL[1]]).reshape(-1, 81) > 0
+        lr = args.lr * 0.5 * (1 + np.cos(np.pi * step / steps))  # cosine decay
+        params, state, loss = adam_step(params, state, x, legal, y, lr)
+        running = float(loss) if running is None else 0.99 * running + 0.01 * float(loss)
+        if step % 500 == 0 or step == steps - 1:
+            eta = (time.time() - started) / (step + 1) * (steps - step - 1)
+            print(f"step {step + 1}/{steps} loss {running:.4f} eta {eta:.0f}s", file=sys.stderr)
+
+    roots = agreement(params, xh[~tree_h], lh[~tree_h], sh[~tree_h])
+    tree = agreement(params, xh[tree_h], lh[tree_h], sh[tree_h])
+    print(f"held out: roots top-1 {roots[0]:.3f} top-3 {roots[1]:.3f}; "
+          f"tree nodes top-1 {tree[0]:.3f} top-3 {tree[1]:.3f}", file=sys.stderr)
+    write_weights(args.out, params, args.width, args.layers)
+
+    if args.check:
+        picks = np.flatnonzero(held)[:: max(1, held.sum() // 8)][:8]
+        s = np.asarray(scores_jit(params, x_all[picks]))
+        cases = [{"planes": planes[i].reshape(PLANES, 81).tolist(), "scores": s[k].tolist()} for k, i in enumerate(picks)]
+        with open(args.check, "w") as f:
+            json.dump(cases, f)
+    if args.manifest:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        manifest = {
+            "data_command": args.data_command,
+            "train_command": " ".join(["python", "scripts/train-policy.py"] + sys.argv[1:]),
+            "seed": args.seed,
+            "commit": commit,
+            "date": time.strftime("%Y-%m-%d"),
+            "positions": {"training": int(len(train)), "held_out": int(held.sum())},
+            "network": {"planes": PLANES, "width": args.width, "residual_layers": args.layers},
+            "held_out_agreement": {
+                "roots": {"top1": round(roots[0], 4), "top3": round(roots[1], 4)},
+                "tree_nodes": {"top1": round(tree[0], 4), "top3": round(tree[1], 4)},
+            },
+            "training_seconds": round(time.time() - started),
+        }
+        with open(args.manifest, "w") as f:
+            json.dump(manifest, f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
