@@ -15,7 +15,8 @@
 use nogo::search::mcts::move_order;
 use nogo::search::patterns::{distance, pattern};
 use nogo::search::{eval, Params};
-use nogo::{Bitboard, Color, Point, Position};
+use nogo::tools::selfplay::SearchedPosition;
+use nogo::Point;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -33,25 +34,16 @@ struct Sample {
     ordering: Vec<Point>,
 }
 
-fn point(index: &Value) -> Option<Point> {
-    let i = index.as_u64()? as u8;
-    Point::from_xy(i % 9, i / 9)
-}
-
 /// The sample of `record`: a fitting one adds its new patterns to `patterns`; a held-out one
 /// leaves them unknown and carries today's ordering to compare with.
 fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, held_out: bool) -> Option<Sample> {
-    let stones = |key: &str| -> Option<Bitboard> { record[key].as_array()?.iter().map(point).collect() };
-    let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
-    let position = Position::from_stones(stones("black")?, stones("white")?, to_move).ok()?;
-    let visits: Vec<(Point, f64)> =
-        record["visits"].as_array()?.iter().filter_map(|v| Some((point(&v[0])?, v[1].as_f64()?))).collect();
+    let SearchedPosition { position, last_moves: last, visits, .. } = SearchedPosition::read(record)?;
+    let to_move = position.to_move();
     let total: f64 = visits.iter().map(|v| v.1).sum();
     if visits.len() < 2 || total <= 0.0 {
         return None;
     }
     let best = visits.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.0;
-    let last: Vec<Option<Point>> = record["last_moves"].as_array()?.iter().map(point).collect();
     let legal = position.legal_both();
     let effects = position.move_effects();
     let me = to_move.index();
@@ -68,15 +60,11 @@ fn sample(record: &Value, patterns: &mut HashMap<u32, usize>, held_out: bool) ->
         let id =
             if held_out { *patterns.get(&code).unwrap_or(&0) } else { *patterns.entry(code).or_insert(next) };
         let shortfall = ((most - mobility(p)) as usize).min(SHORTFALLS - 1);
-        let near = [0, 1].map(|i| distance(p, last.get(i).copied().flatten()) as usize);
+        let near = last.map(|m| distance(p, m) as usize);
         moves.push((p, [id, near[0], near[1], shortfall]));
         shares.push(visits.iter().find(|v| v.0 == p).map_or(0.0, |v| v.1 / total));
     }
-    let ordering = if held_out {
-        move_order(&position, last.first().copied().flatten(), &Params::default())
-    } else {
-        Vec::new()
-    };
+    let ordering = if held_out { move_order(&position, last[0], &Params::default()) } else { Vec::new() };
     Some(Sample { moves, shares, best, ordering })
 }
 

@@ -11,36 +11,25 @@
 //! `scripts/train-policy.py` reads them (`docs/policy.md`).
 
 use nogo::search::policy::{cell, planes};
-use nogo::{Bitboard, Color, Point, Position};
+use nogo::tools::selfplay::SearchedPosition;
 use serde_json::Value;
 use std::io::{BufRead, BufWriter, Write};
-
-fn point(index: &Value) -> Option<Point> {
-    let i = index.as_u64()? as u8;
-    Point::from_xy(i % 9, i / 9)
-}
 
 /// The planes, the shares and the game's fields of one record; `None` for a record with fewer
 /// than two searched moves.
 fn sample(record: &Value) -> Option<(Vec<u8>, [f32; 81], [u32; 2])> {
-    let stones = |key: &str| -> Option<Bitboard> { record[key].as_array()?.iter().map(point).collect() };
-    let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
-    let position = Position::from_stones(stones("black")?, stones("white")?, to_move).ok()?;
-    let visits: Vec<(Point, f64)> =
-        record["visits"].as_array()?.iter().filter_map(|v| Some((point(&v[0])?, v[1].as_f64()?))).collect();
-    let total: f64 = visits.iter().map(|v| v.1).sum();
-    if visits.len() < 2 || total <= 0.0 {
+    let searched = SearchedPosition::read(record)?;
+    let total: f64 = searched.visits.iter().map(|v| v.1).sum();
+    if searched.visits.len() < 2 || total <= 0.0 {
         return None;
     }
-    let last_move = record["last_moves"].get(0).and_then(point);
-    let planes = planes(&position, last_move);
+    let planes = planes(&searched.position, searched.last_moves[0]);
     let mut shares = [0f32; 81];
-    for (p, n) in visits {
+    for &(p, n) in &searched.visits {
         shares[cell(p)] = (n / total) as f32;
     }
-    let game = record["game"].as_u64()? as u32;
-    let tree = record.get("depth").is_some() as u32;
-    Some((planes.iter().flatten().map(|&v| v as u8).collect(), shares, [game, tree]))
+    let fields = [searched.game as u32, searched.tree_node as u32];
+    Some((planes.iter().flatten().map(|&v| v as u8).collect(), shares, fields))
 }
 
 fn main() -> std::io::Result<()> {

@@ -161,6 +161,43 @@ fn position_record(number: u64, position: &Position, moves: &[Point], visits: &[
     })
 }
 
+/// What a record says of its position, read back (for the tools that learn from the records).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchedPosition {
+    pub game: u64,
+    pub position: Position,
+    /// The last move and the one before it.
+    pub last_moves: [Option<Point>; 2],
+    /// Each searched move with its visits.
+    pub visits: Vec<(Point, f64)>,
+    /// Whether the record is of a node of the tree (`--tree-visits`) rather than a root.
+    pub tree_node: bool,
+}
+
+impl SearchedPosition {
+    /// The position of a record, `None` when the record is not one `nogo selfplay` writes.
+    pub fn read(record: &Value) -> Option<SearchedPosition> {
+        let point = |v: &Value| {
+            let i = u8::try_from(v.as_u64()?).ok()?;
+            Point::from_xy(i % 9, i / 9)
+        };
+        let stones = |key: &str| -> Option<crate::rules::Bitboard> {
+            record[key].as_array()?.iter().map(point).collect()
+        };
+        let to_move = Color::from_gtp(record["to_move"].as_str()?)?;
+        let position = Position::from_stones(stones("black")?, stones("white")?, to_move).ok()?;
+        let last = record["last_moves"].as_array()?;
+        let visits = record["visits"].as_array()?;
+        Some(SearchedPosition {
+            game: record["game"].as_u64()?,
+            position,
+            last_moves: [0, 1].map(|i| last.get(i).and_then(point)),
+            visits: visits.iter().map(|v| Some((point(&v[0])?, v[1].as_f64()?))).collect::<Option<_>>()?,
+            tree_node: record.get("depth").is_some(),
+        })
+    }
+}
+
 /// A move drawn with probability proportional to `visits ^ (1 / temperature)`.
 fn draw(visits: &[(Point, u32)], temperature: f64, rng: &mut fastrand::Rng) -> Point {
     let weights: Vec<f64> = visits.iter().map(|&(_, n)| (n as f64).powf(1.0 / temperature)).collect();
@@ -277,6 +314,30 @@ mod tests {
     fn position(record: &Value) -> Position {
         let to_move = if record["to_move"] == "black" { Color::Black } else { Color::White };
         Position::from_stones(points(&record["black"]), points(&record["white"]), to_move).unwrap()
+    }
+
+    #[test]
+    fn records_read_back_as_written() {
+        let records = play_game(&SelfplayArgs { tree_visits: 20, ..args(1) }, 0);
+        let mut trees = 0;
+        for record in &records {
+            let read = SearchedPosition::read(record).expect("a record reads back");
+            assert_eq!(read.game, 0);
+            assert_eq!(read.position.stones(Color::Black), points(&record["black"]));
+            assert_eq!(read.position.stones(Color::White), points(&record["white"]));
+            assert_eq!(read.position.to_move().to_string(), record["to_move"]);
+            assert_eq!(read.visits.len(), record["visits"].as_array().unwrap().len());
+            assert_eq!(
+                read.last_moves.map(|m| m.map(index)),
+                [0, 1].map(|i| record["last_moves"][i].as_u64())
+            );
+            trees += read.tree_node as usize;
+        }
+        assert!(trees > 0 && trees < records.len());
+        let mut broken = records[0].clone();
+        broken["black"] = json!([81]);
+        assert_eq!(SearchedPosition::read(&broken), None);
+        assert_eq!(SearchedPosition::read(&json!({"game": 1})), None);
     }
 
     #[test]

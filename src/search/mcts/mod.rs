@@ -26,8 +26,9 @@ use std::time::Instant;
 use tree::{block_capacity, Node, Tree};
 
 /// The order in which a new node of `position` tries its children, best first, before the
-/// tree has any history: by the mobility each move leaves, ties to the points near `last_move`
-/// (within `params.last_move_radius`), then contested points. For analyses of move priors.
+/// tree has any history, where the policy network is not used: by the mobility each move
+/// leaves, ties to the points near `last_move` (within `params.last_move_radius`), then
+/// contested points. For analyses of move priors.
 pub fn move_order(position: &Position, last_move: Option<Point>, params: &Params) -> Vec<Point> {
     let near = last_move.map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(params.last_move_radius));
     let count = position.legal_moves().count() as usize;
