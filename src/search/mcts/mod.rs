@@ -602,8 +602,8 @@ mod tests {
         let mut checked = 0;
         for c in search.tree.nodes[0].child_range() {
             let child = search.tree.nodes[c];
-            // Its blocks of 4, 8 and 16 children came from the ranking (grown at about 1, 51
-            // and 165 visits); the block of 32, grown at about 590, from the network's order.
+            // Its blocks of 4, 8 and 16 children came from the ranking (made at its 1st, 33rd
+            // and 131st visits); the block of 32, made at its 523rd, from the network's order.
             if child.tried <= 16 {
                 continue;
             }
