@@ -36,7 +36,7 @@ pub fn move_order(position: &Position, last_move: Option<Point>, params: &Params
     order[..count].iter().map(|&i| Point::from_index(i).expect("a board point")).collect()
 }
 
-/// Most positions whose policy order [`Mcts`] keeps: each takes about a hundred bytes.
+/// Most positions whose policy order [`Mcts`] keeps: each takes about 150 bytes.
 const POLICY_ORDERS: usize = 1 << 16;
 
 /// The key of the policy's order for `position` reached by `last_move`: the network reads both.
@@ -87,7 +87,7 @@ pub struct Mcts {
     /// The policy network's order of the moves of positions whose nodes use it
     /// ([`Mcts::uses_policy`]), by [`policy_key`]: computed once per position, not per growth,
     /// node, transposition or turn; emptied when it reaches [`POLICY_ORDERS`] entries.
-    policy_orders: HashMap<u64, Vec<u8>>,
+    policy_orders: HashMap<u64, (Bitboard, Vec<u8>)>,
 }
 
 /// Visit counts whose `sqrt(ln visits)` is tabled: a logarithm per selection costs as much as
@@ -371,10 +371,19 @@ impl Mcts {
                 if self.policy_orders.len() >= POLICY_ORDERS {
                     self.policy_orders.clear();
                 }
-                let order = self
+                // The legal moves are kept with the order: a position whose key collides with
+                // another's but whose moves differ is ranked again, so no order holds an illegal move.
+                let legal = position.legal_moves();
+                let (_, order) = self
                     .policy_orders
                     .entry(policy_key(position, last_move))
-                    .or_insert_with(|| policy::Network::embedded().ranked(position, last_move));
+                    .and_modify(|(moves, order)| {
+                        if *moves != legal {
+                            *moves = legal;
+                            *order = policy::Network::embedded().ranked(position, last_move);
+                        }
+                    })
+                    .or_insert_with(|| (legal, policy::Network::embedded().ranked(position, last_move)));
                 let mut moves = [0u8; 81];
                 let untried =
                     order.iter().filter(|&&mv| !tried_moves.has(Point::from_index(mv).expect("a point")));
