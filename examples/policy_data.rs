@@ -10,7 +10,7 @@
 //!
 //! `scripts/train-policy.py` reads them (`docs/policy.md`).
 
-use nogo::search::policy::{cell, planes};
+use nogo::search::policy::planes;
 use nogo::tools::selfplay::SearchedPosition;
 use serde_json::Value;
 use std::io::{BufRead, BufWriter, Write};
@@ -26,7 +26,7 @@ fn sample(record: &Value) -> Option<(Vec<u8>, [f32; 81], [u32; 2])> {
     let planes = planes(&searched.position, searched.last_moves[0]);
     let mut shares = [0f32; 81];
     for &(p, n) in &searched.visits {
-        shares[cell(p)] = (n / total) as f32;
+        shares[p.cell()] = (n / total) as f32;
     }
     let fields = [searched.game as u32, searched.tree_node as u32];
     Some((planes.iter().flatten().map(|&v| v as u8).collect(), shares, fields))

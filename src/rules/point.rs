@@ -60,6 +60,19 @@ impl Point {
         self.0 as usize
     }
 
+    /// The point's number in row-major order, `y * 9 + x`, 0 to 80: self-play records and
+    /// the policy network's planes number points so.
+    #[inline]
+    pub const fn cell(self) -> usize {
+        self.y() as usize * SIZE + self.x() as usize
+    }
+
+    /// The point numbered `cell` in row-major order ([`Point::cell`]), if it is below 81.
+    pub fn from_cell(cell: usize) -> Option<Point> {
+        let cell = u8::try_from(cell).ok()?;
+        Point::from_xy(cell % SIZE as u8, cell / SIZE as u8)
+    }
+
     /// Column, 0-based from the left (Botzone's `x`).
     #[inline]
     pub const fn x(self) -> u8 {

@@ -43,7 +43,7 @@ pub fn planes(position: &Position, last_move: Option<Point>) -> [[i8; CELLS]; PL
     ];
     for (plane, set) in planes.iter_mut().zip(sets) {
         for p in set {
-            plane[cell(p)] = 1;
+            plane[p.cell()] = 1;
         }
     }
     let mut opponent_to_move = position.clone();
@@ -66,19 +66,8 @@ fn shortfalls(position: &Position, plane: &mut [i8; CELLS]) {
     let moves: Vec<(Point, i32)> = position.legal_moves().iter().map(|p| (p, mobility(p))).collect();
     let best = moves.iter().map(|m| m.1).max().unwrap_or(0);
     for (p, m) in moves {
-        plane[cell(p)] = (best - m).min(MAX_SHORTFALL as i32) as i8;
+        plane[p.cell()] = (best - m).min(MAX_SHORTFALL as i32) as i8;
     }
-}
-
-/// The cell of `p` in a plane: `y * 9 + x`.
-#[inline]
-pub fn cell(p: Point) -> usize {
-    p.y() as usize * 9 + p.x() as usize
-}
-
-/// The point of cell `c` of a plane.
-pub fn cell_point(c: usize) -> Point {
-    Point::from_xy((c % 9) as u8, (c / 9) as u8).expect("a cell of the board")
 }
 
 /// Cells of the padded board: 11x11, the 9x9 board inside a border of zeros, so that every
@@ -205,7 +194,7 @@ impl Network {
     pub fn ranked(&self, position: &Position, last_move: Option<Point>) -> Vec<u8> {
         let scores = self.scores(&planes(position, last_move));
         let mut moves: Vec<Point> = position.legal_moves().iter().collect();
-        moves.sort_by(|a, b| scores[cell(*b)].total_cmp(&scores[cell(*a)]));
+        moves.sort_by(|a, b| scores[b.cell()].total_cmp(&scores[a.cell()]));
         moves.iter().map(|p| p.index() as u8).collect()
     }
 }
@@ -291,8 +280,8 @@ mod tests {
             let planes = planes(&position, last);
             let side = position.to_move();
             for p in Bitboard::FULL {
-                let c = cell(p);
-                assert_eq!(cell_point(c), p);
+                let c = p.cell();
+                assert_eq!(Point::from_cell(c), Some(p));
                 assert_eq!(planes[0][c], 1);
                 // Every point is exactly one of: own stone, their stone, and the four empty kinds.
                 assert_eq!((1..=6).map(|k| planes[k][c] as i32).sum::<i32>(), 1, "{position}");
@@ -320,7 +309,7 @@ mod tests {
                 let legal = turn.legal_moves();
                 let best = legal.iter().map(mobility).max();
                 for (c, &shortfall) in planes[plane].iter().enumerate() {
-                    let p = cell_point(c);
+                    let p = Point::from_cell(c).unwrap();
                     let expected = match best {
                         Some(best) if legal.has(p) => (best - mobility(p)).min(MAX_SHORTFALL as i32),
                         _ => 0,
@@ -363,7 +352,7 @@ mod tests {
                 moves.iter().fold(Bitboard::EMPTY, |s, &p| s | Bitboard::from(p)),
                 position.legal_moves()
             );
-            assert!(moves.windows(2).all(|w| scores[cell(w[0])] >= scores[cell(w[1])]));
+            assert!(moves.windows(2).all(|w| scores[w[0].cell()] >= scores[w[1].cell()]));
         }
     }
 

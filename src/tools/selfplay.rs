@@ -69,9 +69,9 @@ fn parse_setting(setting: &str) -> Result<(String, f64), String> {
     Ok((name.to_string(), value))
 }
 
-/// A point as the records write it: `y * 9 + x`, Botzone's coordinates, 0 to 80.
+/// A point as the records write it: its row-major number ([`Point::cell`]), 0 to 80.
 fn index(p: Point) -> u64 {
-    p.y() as u64 * 9 + p.x() as u64
+    p.cell() as u64
 }
 
 /// Plays game `number`; its records, in play order.
@@ -177,10 +177,7 @@ pub struct SearchedPosition {
 impl SearchedPosition {
     /// The position of a record, `None` when the record is not one `nogo selfplay` writes.
     pub fn read(record: &Value) -> Option<SearchedPosition> {
-        let point = |v: &Value| {
-            let i = u8::try_from(v.as_u64()?).ok()?;
-            Point::from_xy(i % 9, i / 9)
-        };
+        let point = |v: &Value| Point::from_cell(usize::try_from(v.as_u64()?).ok()?);
         let stones = |key: &str| -> Option<crate::rules::Bitboard> {
             record[key].as_array()?.iter().map(point).collect()
         };
@@ -304,10 +301,7 @@ mod tests {
     }
 
     fn points(value: &Value) -> crate::rules::Bitboard {
-        let point = |i: &Value| {
-            let i = i.as_u64().unwrap() as u8;
-            Point::from_xy(i % 9, i / 9).unwrap()
-        };
+        let point = |i: &Value| Point::from_cell(i.as_u64().unwrap() as usize).unwrap();
         value.as_array().unwrap().iter().map(point).collect()
     }
 
@@ -363,7 +357,7 @@ mod tests {
             let position = position(record);
             assert_eq!(position.moves_played() as u64, record["ply"].as_u64().unwrap());
             let played = record["played"].as_u64().unwrap() as u8;
-            let played = Point::from_xy(played % 9, played / 9).unwrap();
+            let played = Point::from_cell(played as usize).unwrap();
             assert!(position.legal_moves().has(played), "record {i}");
             // Visits of legal moves, the tree's reused part included: at least this search's.
             let visits = record["visits"].as_array().unwrap();
@@ -371,7 +365,7 @@ mod tests {
             assert!(visits.is_empty() || sum + 1 >= record["iterations"].as_u64().unwrap(), "record {i}");
             for v in visits {
                 let p = v[0].as_u64().unwrap() as u8;
-                assert!(position.legal_moves().has(Point::from_xy(p % 9, p / 9).unwrap()));
+                assert!(position.legal_moves().has(Point::from_cell(p as usize).unwrap()));
             }
             // The next record's position is this one after the move played.
             if let Some(next) = records.get(i + 1) {
@@ -421,7 +415,7 @@ mod tests {
             assert!(!visits.is_empty(), "record {i}");
             for v in visits {
                 let p = v[0].as_u64().unwrap() as u8;
-                assert!(node.legal_moves().has(Point::from_xy(p % 9, p / 9).unwrap()), "record {i}");
+                assert!(node.legal_moves().has(Point::from_cell(p as usize).unwrap()), "record {i}");
             }
         }
         assert!(below > 0);

@@ -374,16 +374,11 @@ impl Mcts {
                 // The legal moves are kept with the order: a position whose key collides with
                 // another's but whose moves differ is ranked again, so no order holds an illegal move.
                 let legal = position.legal_moves();
-                let (_, order) = self
-                    .policy_orders
-                    .entry(policy_key(position, last_move))
-                    .and_modify(|(moves, order)| {
-                        if *moves != legal {
-                            *moves = legal;
-                            *order = policy::Network::embedded().ranked(position, last_move);
-                        }
-                    })
-                    .or_insert_with(|| (legal, policy::Network::embedded().ranked(position, last_move)));
+                let kept = self.policy_orders.entry(policy_key(position, last_move)).or_default();
+                if kept.0 != legal {
+                    *kept = (legal, policy::Network::embedded().ranked(position, last_move));
+                }
+                let order = &kept.1;
                 let mut moves = [0u8; 81];
                 let untried =
                     order.iter().filter(|&&mv| !tried_moves.has(Point::from_index(mv).expect("a point")));
