@@ -35,11 +35,15 @@ def load(prefix):
     return planes, shares, games
 
 
+def legal_mask(x):
+    """The side to move's legal points, (N, 81), from NHWC input planes."""
+    return (x[..., OWN_LEGAL[0]] + x[..., OWN_LEGAL[1]]).reshape(-1, 81) > 0
+
+
 def features(planes):
     """NHWC float input and the mask of legal moves, from int8 planes (N, PLANES, 9, 9)."""
     x = np.transpose(planes, (0, 2, 3, 1)).astype(np.float32) * SCALE
-    legal = (planes[:, OWN_LEGAL[0]] + planes[:, OWN_LEGAL[1]]).reshape(-1, 81) > 0
-    return x, legal
+    return x, legal_mask(x)
 
 
 def init(key, width, layers):
@@ -161,7 +165,7 @@ def main():
     for step in range(steps):
         batch = rng.choice(train, args.batch, replace=False)
         x, y = symmetry(x_all[batch], shares[batch], int(rng.integers(8)))
-        legal = (x[..., OWN_LEGAL[0]] + x[..., OWN_LEGAL[1]]).reshape(-1, 81) > 0
+        legal = legal_mask(x)
         lr = args.lr * 0.5 * (1 + np.cos(np.pi * step / steps))  # cosine decay
         params, state, loss = adam_step(params, state, x, legal, y, lr)
         running = float(loss) if running is None else 0.99 * running + 0.01 * float(loss)
