@@ -8,7 +8,9 @@ policy_data`), holds out the games whose number is a multiple of 5, fits the net
 search's visit shares (cross-entropy over the legal moves, the eight symmetries of the board
 drawn at random per batch, Adam), and writes the weights in the format `Network::from_bytes`
 reads, a manifest (`--manifest`) with the held-out agreement, and the network's scores for a
-few held-out inputs (`--check`) that `cargo test` compares with the Rust inference.
+few held-out inputs (`--check`) that `cargo test` compares with the Rust inference. The bot
+computes in fixed point (`fixed_scores` here mirrors it exactly); the agreement is the fixed
+point network's. `--weights FILE` evaluates a trained file instead of training one.
 """
 
 import argparse
@@ -23,7 +25,11 @@ import jax.numpy as jnp
 import numpy as np
 
 PLANES = 10
-SCALE = np.array([1, 1, 1, 1, 1, 1, 1, 1, 0.125, 0.125], dtype=np.float32)
+# The fixed point of `nogo::search::policy`: input planes times INPUT_FACTOR are the trained
+# input times 2^INPUT_BITS; activations are at 2^ACTIVATION_BITS, saturated to int16.
+INPUT_FACTOR = np.array([8, 8, 8, 8, 8, 8, 8, 8, 1, 1])
+INPUT_BITS, ACTIVATION_BITS, WEIGHT_LIMIT = 3, 10, 4095.0
+SCALE = (INPUT_FACTOR / 2**INPUT_BITS).astype(np.float32)
 OWN_LEGAL = (3, 4)  # the planes of the side to move's legal points
 
 
@@ -91,9 +97,6 @@ def adam_step(params, state, x, legal, target, lr):
     return params, (m, v, t), loss
 
 
-scores_jit = jax.jit(scores)
-
-
 def symmetry(x, y, k):
     """The k-th of the board's eight symmetries of NHWC planes `x` and (N, 81) targets `y`."""
     y = y.reshape(-1, 9, 9)
@@ -106,16 +109,84 @@ def symmetry(x, y, k):
     return np.ascontiguousarray(x), np.ascontiguousarray(y).reshape(-1, 81)
 
 
-def agreement(params, x, legal, shares):
-    """Top-1 and top-3 agreement of the network's order with the search's most visited move."""
+def agreement(params, planes, legal, shares):
+    """Top-1 and top-3 agreement of the fixed-point network's order (board order among equal
+    scores, as the bot) with the search's most visited move."""
     top1 = top3 = 0
-    for i in range(0, len(x), 4096):
-        s = np.where(legal[i : i + 4096], np.asarray(scores_jit(params, x[i : i + 4096])), -np.inf)
+    for i in range(0, len(planes), 4096):
+        s = np.where(legal[i : i + 4096], fixed_scores(params, planes[i : i + 4096]), -(2**40))
         best = shares[i : i + 4096].argmax(axis=1)
-        order = np.argsort(-s, axis=1)[:, :3]
+        order = np.argsort(-s, axis=1, kind="stable")[:, :3]
         top1 += int((order[:, 0] == best).sum())
         top3 += int((order == best[:, None]).any(axis=1).sum())
-    return top1 / max(len(x), 1), top3 / max(len(x), 1)
+    return top1 / max(len(planes), 1), top3 / max(len(planes), 1)
+
+
+def fixed(value, bits):
+    """value * 2^bits rounded half away from zero (Rust's `f64::round`), as int64."""
+    v = np.asarray(value, dtype=np.float64) * 2.0**bits
+    return (np.sign(v) * np.floor(np.abs(v) + 0.5)).astype(np.int64)
+
+
+def weight_bits(w, least):
+    """The largest power of two (at most 24, at least `least`) keeping |w| within WEIGHT_LIMIT."""
+    largest = float(np.abs(np.asarray(w, dtype=np.float64)).max())
+    for bits in range(24, least - 1, -1):
+        if largest * 2.0**bits <= WEIGHT_LIMIT:
+            return bits
+    raise ValueError(f"a weight of {largest} is too large for fixed point")
+
+
+def wrap32(v):
+    """int64 values wrapped to int32, as the Rust sums wrap."""
+    return ((v + 2**31) % 2**32) - 2**31
+
+
+def fixed_conv(a, p, input_bits):
+    """A 3x3 convolution of int64 NHWC activations at 2^input_bits, back at 2^ACTIVATION_BITS."""
+    bits = weight_bits(p["w"], max(ACTIVATION_BITS + 1 - input_bits, 0))
+    shift = input_bits + bits - ACTIVATION_BITS
+    w = fixed(p["w"], bits)
+    bias = np.clip(fixed(p["b"], input_bits + bits) + (1 << (shift - 1)), -(2**30), 2**30)
+    padded = np.pad(a, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    sums = np.zeros(a.shape[:3] + (w.shape[3],), dtype=np.int64)
+    for dy in range(3):
+        for dx in range(3):
+            sums += padded[:, dy : dy + 9, dx : dx + 9, :] @ w[dy, dx]
+    return wrap32(sums + bias) >> shift
+
+
+def fixed_scores(params, planes):
+    """The bot's fixed-point scores (N, 81) of int8 planes (N, PLANES, 9, 9), exactly."""
+    a = np.transpose(planes, (0, 2, 3, 1)).astype(np.int64) * INPUT_FACTOR
+    h = np.clip(fixed_conv(a, params["input"], INPUT_BITS), 0, 32767)
+    for layer in params["hidden"]:
+        h = np.clip(fixed_conv(h, layer, ACTIVATION_BITS) + h, 0, 32767)
+    bits = weight_bits(params["head"]["w"], 0)
+    bias = int(np.clip(fixed(params["head"]["b"], ACTIVATION_BITS + bits), -(2**30), 2**30))
+    return wrap32(h @ fixed(params["head"]["w"], bits) + bias).reshape(len(planes), 81)
+
+
+def read_weights(path):
+    """The parameters of a weights file written by `write_weights`."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"NOGOPOL1", f"{path} is not a weights file"
+    planes, width, layers = struct.unpack("<3I", data[8:20])
+    values = np.frombuffer(data[20:], dtype="<f4")
+    at = 0
+
+    def take(*shape):
+        nonlocal at
+        n = int(np.prod(shape))
+        at += n
+        return values[at - n : at].reshape(shape)
+
+    def conv(cin):
+        return {"w": take(3, 3, cin, width), "b": take(width)}
+
+    params = {"input": conv(planes), "hidden": [conv(width) for _ in range(layers)]}
+    params["head"] = {"w": take(width), "b": take(1)[0]}
+    return params, width, layers
 
 
 def write_weights(path, params, width, layers):
@@ -135,7 +206,8 @@ def write_weights(path, params, width, layers):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", required=True, help="prefix of the policy_data files")
-    ap.add_argument("--out", required=True, help="weights file to write")
+    ap.add_argument("--out", help="weights file to write")
+    ap.add_argument("--weights", help="evaluate this weights file (and write --check) instead of training")
     ap.add_argument("--manifest", help="manifest JSON to write")
     ap.add_argument("--check", help="JSON of held-out inputs and their scores, for cargo test")
     ap.add_argument("--data-command", default="", help="the command that made the data, for the manifest")
@@ -146,42 +218,32 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    if not args.out and not args.weights:
+        ap.error("--out (to train) or --weights (to evaluate) is needed")
 
     planes, shares, games = load(args.data)
     held = games[:, 0] % 5 == 0
     x_all, legal_all = features(planes)
     shares = shares.astype(np.float32)
     train = np.flatnonzero(~held)
-    xh, lh, sh, tree_h = x_all[held], legal_all[held], shares[held], games[held, 1] == 1
+    ph, lh, sh, tree_h = planes[held], legal_all[held], shares[held], games[held, 1] == 1
     print(f"{len(train)} training positions, {held.sum()} held out", file=sys.stderr)
-
-    rng = np.random.default_rng(args.seed)
-    params = init(jax.random.PRNGKey(args.seed), args.width, args.layers)
-    zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
-    state = (zeros, zeros, 0)
-    steps = int(args.epochs * len(train) / args.batch)
     started = time.time()
-    running = None
-    for step in range(steps):
-        batch = rng.choice(train, args.batch, replace=False)
-        x, y = symmetry(x_all[batch], shares[batch], int(rng.integers(8)))
-        legal = legal_mask(x)
-        lr = args.lr * 0.5 * (1 + np.cos(np.pi * step / steps))  # cosine decay
-        params, state, loss = adam_step(params, state, x, legal, y, lr)
-        running = float(loss) if running is None else 0.99 * running + 0.01 * float(loss)
-        if step % 500 == 0 or step == steps - 1:
-            eta = (time.time() - started) / (step + 1) * (steps - step - 1)
-            print(f"step {step + 1}/{steps} loss {running:.4f} eta {eta:.0f}s", file=sys.stderr)
+    if args.weights:
+        params, args.width, args.layers = read_weights(args.weights)
+    else:
+        params = train_network(args, x_all, shares, train)
+    training_seconds = round(time.time() - started)
 
-    roots = agreement(params, xh[~tree_h], lh[~tree_h], sh[~tree_h])
-    tree = agreement(params, xh[tree_h], lh[tree_h], sh[tree_h])
+    roots = agreement(params, ph[~tree_h], lh[~tree_h], sh[~tree_h])
+    tree = agreement(params, ph[tree_h], lh[tree_h], sh[tree_h])
     print(f"held out: roots top-1 {roots[0]:.3f} top-3 {roots[1]:.3f}; "
           f"tree nodes top-1 {tree[0]:.3f} top-3 {tree[1]:.3f}", file=sys.stderr)
-    write_weights(args.out, params, args.width, args.layers)
-
+    if args.out:
+        write_weights(args.out, params, args.width, args.layers)
     if args.check:
         picks = np.flatnonzero(held)[:: max(1, held.sum() // 8)][:8]
-        s = np.asarray(scores_jit(params, x_all[picks]))
+        s = fixed_scores(params, planes[picks])
         cases = [{"planes": planes[i].reshape(PLANES, 81).tolist(), "scores": s[k].tolist()} for k, i in enumerate(picks)]
         with open(args.check, "w") as f:
             json.dump(cases, f)
@@ -199,11 +261,33 @@ def main():
                 "roots": {"top1": round(roots[0], 4), "top3": round(roots[1], 4)},
                 "tree_nodes": {"top1": round(tree[0], 4), "top3": round(tree[1], 4)},
             },
-            "training_seconds": round(time.time() - started),
+            "training_seconds": training_seconds,
         }
         with open(args.manifest, "w") as f:
             json.dump(manifest, f, indent=2)
             f.write("\n")
+
+
+def train_network(args, x_all, shares, train):
+    """The parameters fitted to the positions `train`."""
+    rng = np.random.default_rng(args.seed)
+    params = init(jax.random.PRNGKey(args.seed), args.width, args.layers)
+    zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
+    state = (zeros, zeros, 0)
+    steps = int(args.epochs * len(train) / args.batch)
+    started = time.time()
+    running = None
+    for step in range(steps):
+        batch = rng.choice(train, args.batch, replace=False)
+        x, y = symmetry(x_all[batch], shares[batch], int(rng.integers(8)))
+        legal = legal_mask(x)
+        lr = args.lr * 0.5 * (1 + np.cos(np.pi * step / steps))  # cosine decay
+        params, state, loss = adam_step(params, state, x, legal, y, lr)
+        running = float(loss) if running is None else 0.99 * running + 0.01 * float(loss)
+        if step % 500 == 0 or step == steps - 1:
+            eta = (time.time() - started) / (step + 1) * (steps - step - 1)
+            print(f"step {step + 1}/{steps} loss {running:.4f} eta {eta:.0f}s", file=sys.stderr)
+    return params
 
 
 if __name__ == "__main__":

@@ -14,8 +14,6 @@ pub const WIDTH: usize = 16;
 const CELLS: usize = 81;
 /// Mobility shortfalls above this are recorded as this.
 const MAX_SHORTFALL: i8 = 16;
-/// The factor of each plane's values in the network's input: the shortfalls are 0 to 16.
-pub const PLANE_SCALE: [f32; PLANES] = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.125, 0.125];
 
 /// The network's input for `position`, reached by `last_move`, from the side to move's view:
 /// 0 on the board (all ones: the zero padding outside marks the edge), 1 its stones, 2 the
@@ -83,22 +81,55 @@ fn padded(c: usize) -> usize {
 /// The offsets in the padded board of a cell's 3x3 neighbourhood, row by row.
 const KERNEL_OFFSETS: [usize; 9] = [0, 1, 2, 11, 12, 13, 22, 23, 24];
 
+/// The network computes in fixed point, exactly the same on every processor: an activation `a`
+/// is the whole number `a * 2^ACTIVATION_BITS`, saturated to `i16`.
+const ACTIVATION_BITS: u32 = 10;
+/// The input planes are scaled by `2^INPUT_BITS`, so that 1/8 (the shortfalls' factor) is whole.
+const INPUT_BITS: u32 = 3;
+/// Each plane's value in the network's input is the plane times this, `2^INPUT_BITS` times the
+/// trained factor: 1, and 1/8 for the shortfalls (0 to 16).
+const INPUT_FACTOR: [i16; PLANES] = [8, 8, 8, 8, 8, 8, 8, 8, 1, 1];
+/// A layer's weights are scaled by the largest power of two that keeps them within this, so a
+/// pair of products (at most `2 * 32767 * 4095`) stays well inside `i32`.
+const WEIGHT_LIMIT: f64 = 4095.0;
+
+/// The power of two (at most 2^24) that scales `weights` to whole numbers within
+/// [`WEIGHT_LIMIT`], if there is one at least `2^least`.
+fn weight_bits(weights: &[f32], least: u32) -> Result<u32, WeightsError> {
+    let largest =
+        weights.iter().fold(0f64, |m, w| m.max(if w.is_finite() { w.abs() as f64 } else { f64::INFINITY }));
+    (least..=24)
+        .rev()
+        .find(|&bits| largest * f64::powi(2.0, bits as i32) <= WEIGHT_LIMIT)
+        .ok_or_else(|| WeightsError(format!("a weight of {largest} is too large for fixed point")))
+}
+
+/// `value * 2^bits`, rounded to the nearest whole number.
+fn fixed(value: f32, bits: u32) -> i64 {
+    (value as f64 * f64::powi(2.0, bits as i32)).round() as i64
+}
+
 #[derive(Debug)]
-/// A 3x3 convolution from `IN` channels to [`WIDTH`]: weights by kernel cell (row by row),
-/// input channel and output channel, and a bias per output channel.
+/// A 3x3 convolution from `IN` channels to [`WIDTH`], in fixed point. `weights[k * IN / 2 + p]`
+/// holds kernel cell `k`'s weights from input channels `2p` and `2p + 1`, interleaved by output
+/// channel (`w(2p, 0), w(2p + 1, 0), w(2p, 1), ...`), so one multiply-add of 16-bit pairs
+/// serves both channels; a sum is `>> shift`ed back to the activations' scale.
 struct Conv<const IN: usize> {
-    weights: Vec<[[f32; WIDTH]; IN]>,
-    bias: [f32; WIDTH],
+    weights: Vec<[i16; 2 * WIDTH]>,
+    /// The bias at the sums' scale, plus half of `1 << shift` to round.
+    bias: [i32; WIDTH],
+    shift: u32,
 }
 
 /// The network: a 3x3 convolution from the planes, residual 3x3 convolutions, each followed
-/// by a ReLU, and a 1x1 convolution to one score a point.
+/// by a ReLU, and a 1x1 convolution to one score a point. The weights are trained as `f32`
+/// and kept in fixed point (`docs/policy.md`).
 #[derive(Debug)]
 pub struct Network {
     input: Conv<PLANES>,
     hidden: Vec<Conv<WIDTH>>,
-    head: [f32; WIDTH],
-    head_bias: f32,
+    head: [i32; WIDTH],
+    head_bias: i32,
 }
 
 /// The first bytes of a weights file.
@@ -142,13 +173,18 @@ impl Network {
                 body.len()
             )));
         }
-        let mut values = body.chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap()));
-        let mut next = || values.next().expect("length checked");
-        let input = Conv::read(&mut next);
-        let hidden = (0..layers).map(|_| Conv::read(&mut next)).collect();
-        let head = std::array::from_fn(|_| next());
-        let head_bias = next();
-        Ok(Network { input, hidden, head, head_bias })
+        let values: Vec<f32> = body.chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+        let mut rest = &values[..];
+        let input = Conv::read(&mut rest, INPUT_BITS)?;
+        let hidden = (0..layers).map(|_| Conv::read(&mut rest, ACTIVATION_BITS)).collect::<Result<_, _>>()?;
+        let (head, bias) = rest.split_at(WIDTH);
+        let bits = weight_bits(head, 0)?;
+        Ok(Network {
+            input,
+            hidden,
+            head: std::array::from_fn(|j| fixed(head[j], bits) as i32),
+            head_bias: fixed(bias[0], ACTIVATION_BITS + bits).clamp(-(1 << 30), 1 << 30) as i32,
+        })
     }
 
     /// The network the binary carries.
@@ -158,33 +194,31 @@ impl Network {
     }
 
     /// The score of every cell for the planes `planes` (higher: more likely the search's
-    /// choice); only the side to move's legal cells are meaningful.
-    pub fn scores(&self, planes: &[[i8; CELLS]; PLANES]) -> [f32; CELLS] {
-        let mut input = [[0f32; PLANES]; PADDED];
+    /// choice), in fixed point; only the side to move's legal cells are meaningful.
+    pub fn scores(&self, planes: &[[i8; CELLS]; PLANES]) -> [i32; CELLS] {
+        let mut input = [[0i16; PLANES]; PADDED];
         for (k, plane) in planes.iter().enumerate() {
             for c in 0..CELLS {
-                input[padded(c)][k] = plane[c] as f32 * PLANE_SCALE[k];
+                input[padded(c)][k] = plane[c] as i16 * INPUT_FACTOR[k];
             }
         }
-        let mut x = [[0f32; WIDTH]; PADDED];
-        let mut y = [[0f32; WIDTH]; PADDED];
-        self.input.apply(&input, &mut x);
+        let mut sums = [[0i32; WIDTH]; PADDED];
+        let mut x = [[0i16; WIDTH]; PADDED];
+        self.input.apply(&input, &mut sums);
         for c in 0..CELLS {
-            for v in x[padded(c)].iter_mut() {
-                *v = v.max(0.0);
-            }
+            let p = padded(c);
+            x[p] = std::array::from_fn(|j| activation(sums[p][j] >> self.input.shift));
         }
         for layer in &self.hidden {
-            layer.apply(&x, &mut y);
+            layer.apply(&x, &mut sums);
             for c in 0..CELLS {
-                for (y, x) in y[padded(c)].iter_mut().zip(&x[padded(c)]) {
-                    *y = (*y + x).max(0.0);
-                }
+                let p = padded(c);
+                x[p] = std::array::from_fn(|j| activation((sums[p][j] >> layer.shift) + x[p][j] as i32));
             }
-            std::mem::swap(&mut x, &mut y);
         }
         std::array::from_fn(|c| {
-            self.head_bias + x[padded(c)].iter().zip(&self.head).map(|(a, b)| a * b).sum::<f32>()
+            let x = &x[padded(c)];
+            (0..WIDTH).fold(self.head_bias, |s, j| s.wrapping_add(x[j] as i32 * self.head[j]))
         })
     }
 
@@ -194,20 +228,47 @@ impl Network {
     pub fn ranked(&self, position: &Position, last_move: Option<Point>) -> Vec<u8> {
         let scores = self.scores(&planes(position, last_move));
         let mut moves: Vec<Point> = position.legal_moves().iter().collect();
-        moves.sort_by(|a, b| scores[b.cell()].total_cmp(&scores[a.cell()]));
+        moves.sort_by_key(|p| std::cmp::Reverse(scores[p.cell()]));
         moves.iter().map(|p| p.index() as u8).collect()
     }
 }
 
+/// The ReLU of a sum at the activations' scale, saturated to `i16`.
+#[inline]
+fn activation(sum: i32) -> i16 {
+    sum.clamp(0, i16::MAX as i32) as i16
+}
+
 impl<const IN: usize> Conv<IN> {
-    fn read(next: &mut impl FnMut() -> f32) -> Conv<IN> {
-        let weights = (0..9).map(|_| std::array::from_fn(|_| std::array::from_fn(|_| next()))).collect();
-        Conv { weights, bias: std::array::from_fn(|_| next()) }
+    /// The convolution whose `f32` weights (kernel cell, input channel, output channel) and
+    /// biases start `values`, which is advanced past them; its input is at scale
+    /// `2^input_bits`.
+    fn read(values: &mut &[f32], input_bits: u32) -> Result<Conv<IN>, WeightsError> {
+        let (weights, rest) = values.split_at(9 * IN * WIDTH);
+        let (bias, rest) = rest.split_at(WIDTH);
+        *values = rest;
+        // The sums are shifted back to the activations' scale by at least one bit, to round.
+        let bits = weight_bits(weights, (ACTIVATION_BITS + 1).saturating_sub(input_bits))?;
+        let shift = input_bits + bits - ACTIVATION_BITS;
+        let w = |k: usize, i: usize, j: usize| fixed(weights[(k * IN + i) * WIDTH + j], bits) as i16;
+        Ok(Conv {
+            weights: (0..9 * IN / 2)
+                .map(|kp| {
+                    let (k, pair) = (kp / (IN / 2), kp % (IN / 2));
+                    std::array::from_fn(|i| w(k, 2 * pair + i % 2, i / 2))
+                })
+                .collect(),
+            bias: std::array::from_fn(|j| {
+                let bias = fixed(bias[j], input_bits + bits) + (1 << (shift - 1));
+                bias.clamp(-(1 << 30), 1 << 30) as i32
+            }),
+            shift,
+        })
     }
 
-    /// `output` = this convolution of `input`, on the board cells of the padded arrays (the
-    /// border of `output` is left as it is: zero).
-    fn apply(&self, input: &[[f32; IN]; PADDED], output: &mut [[f32; WIDTH]; PADDED]) {
+    /// `output` = the sums of this convolution of `input` (at the scale of the input times
+    /// the weights) on the board cells of the padded arrays; the border is left as it is.
+    fn apply(&self, input: &[[i16; IN]; PADDED], output: &mut [[i32; WIDTH]; PADDED]) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has the features `apply_avx2` is compiled for.
@@ -217,41 +278,66 @@ impl<const IN: usize> Conv<IN> {
         self.apply_portable(input, output);
     }
 
-    /// [`Conv::apply`] compiled for AVX2: eight lanes. Multiplications and additions stay
-    /// apart (fused ones measured no faster), so every build computes the same scores.
+    /// [`Conv::apply`] with AVX2's multiply-add of 16-bit pairs: eight output channels of
+    /// three cells a step. Whole numbers, so the same sums as [`Conv::apply_portable`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn apply_avx2(&self, input: &[[f32; IN]; PADDED], output: &mut [[f32; WIDTH]; PADDED]) {
-        self.apply_portable(input, output);
-    }
-
-    /// [`Conv::apply`] for any processor; three cells of a row at a time, so that each weight
-    /// loaded serves three.
-    #[inline(always)]
-    fn apply_portable(&self, input: &[[f32; IN]; PADDED], output: &mut [[f32; WIDTH]; PADDED]) {
+    unsafe fn apply_avx2(&self, input: &[[i16; IN]; PADDED], output: &mut [[i32; WIDTH]; PADDED]) {
+        use std::arch::x86_64::*;
+        const { assert!(WIDTH == 16, "two vectors of eight channels") };
+        let bias = [0, 8].map(|j| _mm256_loadu_si256(self.bias[j..].as_ptr().cast()));
         for row in 0..9 {
             for column in [0, 3, 6] {
-                // The top-left corner of the first cell's neighbourhood, in the padded board.
                 let corner = row * 11 + column;
-                let mut sums = [self.bias; 3];
-                for (weights, offset) in self.weights.iter().zip(KERNEL_OFFSETS) {
-                    let near: [&[f32; IN]; 3] = std::array::from_fn(|b| &input[corner + offset + b]);
-                    for (channel, w) in weights.iter().enumerate() {
-                        for (sum, near) in sums.iter_mut().zip(near) {
-                            let x = near[channel];
+                let mut sums = [bias; 3];
+                for (k, offset) in KERNEL_OFFSETS.iter().enumerate() {
+                    for pair in 0..IN / 2 {
+                        let w = &self.weights[k * (IN / 2) + pair];
+                        let w = [0, 16].map(|i| _mm256_loadu_si256(w[i..].as_ptr().cast()));
+                        for (b, sum) in sums.iter_mut().enumerate() {
+                            let x = _mm256_set1_epi32(input_pair(&input[corner + offset + b], pair));
                             for (s, w) in sum.iter_mut().zip(w) {
-                                *s += x * w;
+                                *s = _mm256_add_epi32(*s, _mm256_madd_epi16(x, w));
                             }
                         }
                     }
                 }
-                let first = corner + 12;
                 for (b, sum) in sums.iter().enumerate() {
-                    output[first + b] = *sum;
+                    for (j, s) in [0, 8].into_iter().zip(sum) {
+                        _mm256_storeu_si256(output[corner + 12 + b][j..].as_mut_ptr().cast(), *s);
+                    }
                 }
             }
         }
     }
+
+    /// [`Conv::apply`] for any processor, in the same order as the AVX2 build.
+    fn apply_portable(&self, input: &[[i16; IN]; PADDED], output: &mut [[i32; WIDTH]; PADDED]) {
+        for row in 0..9 {
+            for column in 0..9 {
+                let corner = row * 11 + column;
+                let mut sum = self.bias;
+                for (k, offset) in KERNEL_OFFSETS.iter().enumerate() {
+                    let x = &input[corner + offset];
+                    for pair in 0..IN / 2 {
+                        let w = &self.weights[k * (IN / 2) + pair];
+                        let (x0, x1) = (x[2 * pair] as i32, x[2 * pair + 1] as i32);
+                        for (j, s) in sum.iter_mut().enumerate() {
+                            *s = s.wrapping_add(x0 * w[2 * j] as i32 + x1 * w[2 * j + 1] as i32);
+                        }
+                    }
+                }
+                output[corner + 12] = sum;
+            }
+        }
+    }
+}
+
+/// Input channels `2 * pair` and `2 * pair + 1` of one cell as the two halves of an `i32`
+/// (the first in the low half), as AVX2's multiply-add of pairs reads them.
+#[inline(always)]
+fn input_pair<const IN: usize>(x: &[i16; IN], pair: usize) -> i32 {
+    (x[2 * pair] as u16 as u32 | (x[2 * pair + 1] as u16 as u32) << 16) as i32
 }
 
 #[cfg(test)]
@@ -332,11 +418,32 @@ mod tests {
                     planes[k][c] = v.as_i64().unwrap() as i8;
                 }
             }
+            let expected: Vec<i64> =
+                case["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
             let scores = Network::embedded().scores(&planes);
-            for (c, expected) in case["scores"].as_array().unwrap().iter().enumerate() {
-                let expected = expected.as_f64().unwrap() as f32;
-                assert!((scores[c] - expected).abs() <= 1e-3 * expected.abs().max(1.0), "cell {c}");
+            assert_eq!(scores.iter().map(|&s| s as i64).collect::<Vec<_>>(), expected);
+        }
+    }
+
+    #[test]
+    fn every_build_of_the_convolutions_sums_alike() {
+        // Activations anywhere in their range, the largest ones included.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let network = Network::embedded();
+        for _ in 0..20 {
+            let mut planes = [[0i16; PLANES]; PADDED];
+            let mut hidden = [[0i16; WIDTH]; PADDED];
+            for c in 0..CELLS {
+                planes[padded(c)] = std::array::from_fn(|_| rng.i16(0..=128));
+                hidden[padded(c)] = std::array::from_fn(|_| rng.i16(0..=i16::MAX));
             }
+            let (mut portable, mut chosen) = ([[0i32; WIDTH]; PADDED], [[0i32; WIDTH]; PADDED]);
+            network.input.apply_portable(&planes, &mut portable);
+            network.input.apply(&planes, &mut chosen);
+            assert_eq!(portable, chosen);
+            network.hidden[0].apply_portable(&hidden, &mut portable);
+            network.hidden[0].apply(&hidden, &mut chosen);
+            assert_eq!(portable, chosen);
         }
     }
 
@@ -365,5 +472,11 @@ mod tests {
         bytes = EMBEDDED_WEIGHTS.to_vec();
         bytes[12] = 64; // another width
         assert!(Network::from_bytes(&bytes).unwrap_err().0.contains("width"));
+        // A weight too large for fixed point, and one that is not a number.
+        for weight in [1e6f32, f32::NAN] {
+            bytes = EMBEDDED_WEIGHTS.to_vec();
+            bytes[20..24].copy_from_slice(&weight.to_le_bytes());
+            assert!(Network::from_bytes(&bytes).unwrap_err().0.contains("too large"), "{weight}");
+        }
     }
 }
