@@ -38,7 +38,10 @@ def load(prefix):
     shares = np.fromfile(prefix + ".shares", dtype="<f4").reshape(-1, 81)
     games = np.fromfile(prefix + ".games", dtype="<u4").reshape(-1, 2)
     assert len(planes) == len(shares) == len(games), "the three files disagree"
-    return planes, shares, games
+    # Self-play on several cores writes games in the order they finish: by game number (each
+    # game's records keep their order), the same data trains the same weights.
+    order = np.argsort(games[:, 0], kind="stable")
+    return planes[order], shares[order], games[order]
 
 
 def legal_mask(x):

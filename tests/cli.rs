@@ -34,6 +34,23 @@ fn bench_reports_each_position_and_the_signature() {
     assert!(lines[5].starts_with("4000 iterations "), "{text}");
 }
 
+/// `--set` takes the tunables by name, within their ranges, for the bench as for the bot.
+#[test]
+fn settings_of_the_search_are_checked() {
+    let run =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_nogo")).args(args).output().expect("nogo runs");
+    let output = run(&["bench", "--nodes", "1000", "--set", "policy_depth=0", "--set", "policy_visits=0"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    for bad in ["no_such_thing=1", "widening=100", "widening"] {
+        for args in [&["bench", "--set", bad][..], &["--no-keep-running", "--set", bad]] {
+            let output = run(args);
+            assert_eq!(output.status.code(), Some(2), "{args:?}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.contains("invalid value") && stderr.contains("--set"), "{args:?}: {stderr}");
+        }
+    }
+}
+
 /// Self-play records by game, then in play order within a game (games come as they finish).
 fn by_game(mut lines: Vec<String>) -> Vec<String> {
     lines.sort_by_key(|line| {

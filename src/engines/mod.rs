@@ -8,7 +8,7 @@ pub mod seed;
 
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::Mcts;
-use crate::search::params::Params;
+use crate::search::params::{parse_setting, Params};
 use crate::search::time;
 use std::time::{Duration, Instant};
 
@@ -71,6 +71,10 @@ pub struct EngineArgs {
     /// The engine that chooses the moves.
     #[arg(long, value_enum, default_value_t = EngineKind::Mcts)]
     pub engine: EngineKind,
+    /// Set a tunable of the search (`NAME=VALUE`, the names of `nogo::Params::TUNABLES`);
+    /// repeatable. `--set policy_depth=0 --set policy_visits=0` leaves the policy network out.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
+    pub settings: Vec<(String, f64)>,
 }
 
 /// A thinking time per move: a positive number of seconds, at most [`time::MAX_MOVE_SECONDS`].
@@ -86,7 +90,12 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
 impl EngineArgs {
     /// A new engine as the options choose it.
     pub fn create(&self) -> Box<dyn Engine> {
-        create(self.engine, self.seed)
+        create_with_params(self.engine, self.seed, self.params())
+    }
+
+    /// The search's parameters: the defaults with `--set`'s settings.
+    pub fn params(&self) -> Params {
+        Params::default().with_settings(&self.settings)
     }
 
     /// The time limit of a move when no controller sets one: `--time`, else `default`, unless
@@ -171,6 +180,15 @@ mod tests {
     }
 
     #[test]
+    fn settings_reach_the_search_parameters() {
+        let settings = vec![("widening".to_string(), 2.0), ("policy_visits".to_string(), 0.0)];
+        let args = EngineArgs { time: None, nodes: None, seed: 0, engine: EngineKind::Mcts, settings };
+        let expected = Params { widening: 2.0, policy_visits: 0, ..Params::default() };
+        assert_eq!(args.params(), expected);
+        assert_eq!(EngineArgs { settings: Vec::new(), ..args }.params(), Params::default());
+    }
+
+    #[test]
     fn budget_follows_the_limit_then_time_then_nodes() {
         let start = Instant::now();
         let args = |time: Option<f64>, nodes: Option<u64>| EngineArgs {
@@ -178,6 +196,7 @@ mod tests {
             nodes,
             seed: 0,
             engine: EngineKind::Mcts,
+            settings: Vec::new(),
         };
         let budget = |args: &EngineArgs, limit: Option<Duration>| match limit {
             Some(_) => args.budget(start, limit),

@@ -472,7 +472,13 @@ mod tests {
 
     #[test]
     fn every_listed_command_is_answered() {
-        let args = EngineArgs { time: None, nodes: Some(50), seed: 0, engine: EngineKind::Mcts };
+        let args = EngineArgs {
+            time: None,
+            nodes: Some(50),
+            seed: 0,
+            engine: EngineKind::Mcts,
+            settings: Vec::new(),
+        };
         let mut gtp = Gtp::new(args);
         for command in COMMANDS {
             if let Err(e) = gtp.execute(command, &[]) {
@@ -484,7 +490,13 @@ mod tests {
 
     #[test]
     fn analysis_labels_searched_points_only() {
-        let args = EngineArgs { time: None, nodes: Some(2000), seed: 0, engine: EngineKind::Mcts };
+        let args = EngineArgs {
+            time: None,
+            nodes: Some(2000),
+            seed: 0,
+            engine: EngineKind::Mcts,
+            settings: Vec::new(),
+        };
         let mut gtp = Gtp::new(args);
         gtp.execute("play", &["b".into(), "E5".into()]).unwrap();
         let reply = gtp.execute("nogo-visits", &[]).unwrap();

@@ -110,6 +110,23 @@ impl Params {
     pub fn tunable(name: &str) -> Option<&'static Tunable> {
         Params::TUNABLES.iter().find(|t| t.name == name)
     }
+
+    /// These values with `settings` (from [`parse_setting`]) applied in order.
+    pub fn with_settings(mut self, settings: &[(String, f64)]) -> Params {
+        for (name, value) in settings {
+            self.set(name, *value).expect("settings are checked when parsed");
+        }
+        self
+    }
+}
+
+/// A `NAME=VALUE` setting of a tunable (the command lines' `--set`), checked against its name
+/// and range.
+pub fn parse_setting(setting: &str) -> Result<(String, f64), String> {
+    let (name, value) = setting.split_once('=').ok_or("expected NAME=VALUE")?;
+    let value: f64 = value.parse().map_err(|_| format!("{value} is not a number"))?;
+    Params::default().set(name, value)?;
+    Ok((name.to_string(), value))
 }
 
 #[cfg(test)]

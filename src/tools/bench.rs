@@ -79,14 +79,14 @@ pub fn position(text: &str) -> Position {
     fixture_position(text).expect("embedded fixtures are legal games")
 }
 
-/// Runs the bench and writes its lines to `out`.
-pub fn run(nodes: u64, out: &mut impl Write) -> io::Result<()> {
+/// Runs the bench with the search's parameters `params` and writes its lines to `out`.
+pub fn run(nodes: u64, params: Params, out: &mut impl Write) -> io::Result<()> {
     let mut total_iterations = 0;
     let mut total_seconds = 0.0;
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
     for (name, moves) in POSITIONS {
         let position = position(moves);
-        let mut search = Mcts::new(Params::default(), 0);
+        let mut search = Mcts::new(params, 0);
         let started = Instant::now();
         let report = search.think(&position, &Budget::nodes(nodes));
         let seconds = started.elapsed().as_secs_f64();
@@ -117,13 +117,23 @@ mod tests {
     /// plays, so it is no speed-up: it must win in the arena (`docs/strength.md`), and then
     /// this line changes with it.
     const SIGNATURE: &str = "b7167573d049f49c";
+    /// The signature of the search of 0.1.0 (commit `279b11d`), which today's search without
+    /// the policy network must still be: speed comparisons with 0.1.0 time that search.
+    const SIGNATURE_0_1_0: &str = "8e36b057e8fbd33e";
+
+    fn signature(settings: &[(String, f64)]) -> String {
+        let mut out = Vec::new();
+        run(DEFAULT_NODES, Params::default().with_settings(settings), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let line = out.lines().find(|line| line.starts_with("signature ")).expect("a signature line");
+        line["signature ".len()..].to_string()
+    }
 
     #[test]
     fn the_search_is_the_one_measured() {
-        let mut out = Vec::new();
-        run(DEFAULT_NODES, &mut out).unwrap();
-        let out = String::from_utf8(out).unwrap();
-        assert!(out.lines().any(|line| line == format!("signature {SIGNATURE}")), "{out}");
+        assert_eq!(signature(&[]), SIGNATURE);
+        let without_policy = [("policy_depth".to_string(), 0.0), ("policy_visits".to_string(), 0.0)];
+        assert_eq!(signature(&without_policy), SIGNATURE_0_1_0);
     }
 
     fn pt(x: u8, y: u8) -> Point {

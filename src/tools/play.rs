@@ -362,7 +362,13 @@ mod tests {
     fn at_a_terminal_colour_and_time_are_asked() {
         let args = PlayArgs {
             colour: None,
-            engine: EngineArgs { time: None, nodes: None, seed: 0, engine: EngineKind::Mcts },
+            engine: EngineArgs {
+                time: None,
+                nodes: None,
+                seed: 0,
+                engine: EngineKind::Mcts,
+                settings: Vec::new(),
+            },
         };
         let mut input: &[u8] = b"purple\nw\nsoon\n1e300\n0.02\nquit\n";
         let mut out = Vec::new();
@@ -380,7 +386,13 @@ mod tests {
     fn at_a_terminal_enter_takes_the_defaults_and_end_of_input_stops() {
         let args = PlayArgs {
             colour: None,
-            engine: EngineArgs { time: None, nodes: Some(10), seed: 0, engine: EngineKind::Random },
+            engine: EngineArgs {
+                time: None,
+                nodes: Some(10),
+                seed: 0,
+                engine: EngineKind::Random,
+                settings: Vec::new(),
+            },
         };
         let mut input: &[u8] = b"\n";
         let mut out = Vec::new();

@@ -11,6 +11,7 @@ use super::arena::shard::Shard;
 use crate::rules::{Color, Point, Position};
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::BusyNode;
+use crate::search::params::parse_setting;
 use crate::search::{Mcts, Params};
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
@@ -61,14 +62,6 @@ pub struct SelfplayArgs {
     pub out: Option<PathBuf>,
 }
 
-/// A `NAME=VALUE` setting of a tunable, checked against its name and range.
-fn parse_setting(setting: &str) -> Result<(String, f64), String> {
-    let (name, value) = setting.split_once('=').ok_or("expected NAME=VALUE")?;
-    let value: f64 = value.parse().map_err(|_| format!("{value} is not a number"))?;
-    Params::default().set(name, value)?;
-    Ok((name.to_string(), value))
-}
-
 /// A point as the records write it: its row-major number ([`Point::cell`]), 0 to 80.
 fn index(p: Point) -> u64 {
     p.cell() as u64
@@ -87,10 +80,7 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
         let p = position.legal_moves().choose(&mut rng).expect("a legal move");
         play(&mut position, &mut moves, p);
     }
-    let mut params = Params { memory_bytes: 64 << 20, ..Params::default() };
-    for (name, value) in &args.settings {
-        params.set(name, *value).expect("checked when parsed");
-    }
+    let params = Params { memory_bytes: 64 << 20, ..Params::default() }.with_settings(&args.settings);
     let mut search = Mcts::new(params, number);
     let mut records = Vec::new();
     let mut searched_moves = 0;

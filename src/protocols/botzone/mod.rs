@@ -91,7 +91,7 @@ pub fn run(options: &Options, started: Instant) -> i32 {
         Ok(first) => first,
         Err(message) => return fail(&message),
     };
-    let params = Params { memory_bytes: options.memory_mb as usize * 1_000_000, ..Params::default() };
+    let params = Params { memory_bytes: options.memory_mb as usize * 1_000_000, ..options.engine.params() };
     let mut bot = Bot {
         options,
         engine: engines::create_with_params(options.engine.engine, options.engine.seed, params),
