@@ -21,9 +21,8 @@ pub enum Command {
         /// Iterations per position.
         #[arg(long, default_value_t = crate::tools::bench::DEFAULT_NODES)]
         nodes: u64,
-        /// Set a tunable of the search (`NAME=VALUE`), as for the bot; repeatable.
-        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = crate::search::params::parse_setting)]
-        settings: Vec<(String, f64)>,
+        #[command(flatten)]
+        search: crate::engines::SearchSettings,
     },
     /// Speak GTP on stdin/stdout (GoGui, gogui-twogtp), with GoGui's NoGo rules commands.
     Gtp(crate::protocols::gtp::GtpArgs),
@@ -40,9 +39,8 @@ pub fn run(started: Instant) -> i32 {
     install_panic_hook();
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { nodes, settings }) => {
-            let params = crate::search::Params::default().with_settings(&settings);
-            match crate::tools::bench::run(nodes, params, &mut std::io::stdout().lock()) {
+        Some(Command::Bench { nodes, search }) => {
+            match crate::tools::bench::run(nodes, search.params(), &mut std::io::stdout().lock()) {
                 Ok(()) => 0,
                 // A reader that stops early (`nogo bench | head`) is not an error.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,

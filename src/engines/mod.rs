@@ -71,10 +71,25 @@ pub struct EngineArgs {
     /// The engine that chooses the moves.
     #[arg(long, value_enum, default_value_t = EngineKind::Mcts)]
     pub engine: EngineKind,
+    #[command(flatten)]
+    pub search: SearchSettings,
+}
+
+/// The search's tunables as a command line sets them: every tool that runs the search
+/// (the bot, `gtp`, `play`, `bench`, `selfplay`) takes them the same way.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq)]
+pub struct SearchSettings {
     /// Set a tunable of the search (`NAME=VALUE`, the names of `nogo::Params::TUNABLES`);
     /// repeatable. `--set policy_depth=0 --set policy_visits=0` leaves the policy network out.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
     pub settings: Vec<(String, f64)>,
+}
+
+impl SearchSettings {
+    /// The default parameters with these settings.
+    pub fn params(&self) -> Params {
+        Params::default().with_settings(&self.settings)
+    }
 }
 
 /// A thinking time per move: a positive number of seconds, at most [`time::MAX_MOVE_SECONDS`].
@@ -95,7 +110,7 @@ impl EngineArgs {
 
     /// The search's parameters: the defaults with `--set`'s settings.
     pub fn params(&self) -> Params {
-        Params::default().with_settings(&self.settings)
+        self.search.params()
     }
 
     /// The time limit of a move when no controller sets one: `--time`, else `default`, unless
@@ -182,10 +197,11 @@ mod tests {
     #[test]
     fn settings_reach_the_search_parameters() {
         let settings = vec![("widening".to_string(), 2.0), ("policy_visits".to_string(), 0.0)];
-        let args = EngineArgs { time: None, nodes: None, seed: 0, engine: EngineKind::Mcts, settings };
+        let search = SearchSettings { settings };
+        let args = EngineArgs { time: None, nodes: None, seed: 0, engine: EngineKind::Mcts, search };
         let expected = Params { widening: 2.0, policy_visits: 0, ..Params::default() };
         assert_eq!(args.params(), expected);
-        assert_eq!(EngineArgs { settings: Vec::new(), ..args }.params(), Params::default());
+        assert_eq!(EngineArgs { search: SearchSettings::default(), ..args }.params(), Params::default());
     }
 
     #[test]
@@ -196,7 +212,7 @@ mod tests {
             nodes,
             seed: 0,
             engine: EngineKind::Mcts,
-            settings: Vec::new(),
+            search: SearchSettings::default(),
         };
         let budget = |args: &EngineArgs, limit: Option<Duration>| match limit {
             Some(_) => args.budget(start, limit),

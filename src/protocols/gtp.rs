@@ -447,7 +447,7 @@ pub fn run(args: GtpArgs) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::EngineKind;
+    use crate::engines::{EngineKind, SearchSettings};
 
     #[test]
     fn lines_are_cleaned_as_the_specification_says() {
@@ -477,7 +477,7 @@ mod tests {
             nodes: Some(50),
             seed: 0,
             engine: EngineKind::Mcts,
-            settings: Vec::new(),
+            search: SearchSettings::default(),
         };
         let mut gtp = Gtp::new(args);
         for command in COMMANDS {
@@ -495,7 +495,7 @@ mod tests {
             nodes: Some(2000),
             seed: 0,
             engine: EngineKind::Mcts,
-            settings: Vec::new(),
+            search: SearchSettings::default(),
         };
         let mut gtp = Gtp::new(args);
         gtp.execute("play", &["b".into(), "E5".into()]).unwrap();

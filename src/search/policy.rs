@@ -109,6 +109,11 @@ fn fixed(value: f32, bits: u32) -> i64 {
     (value as f64 * f64::powi(2.0, bits as i32)).round() as i64
 }
 
+/// A bias at its sums' scale, kept within 2^30 so that adding it to a sum stays far from overflow.
+fn bias_sum(bias: i64) -> i32 {
+    bias.clamp(-(1 << 30), 1 << 30) as i32
+}
+
 #[derive(Debug)]
 /// A 3x3 convolution from `IN` channels to [`WIDTH`], in fixed point. `weights[k * IN / 2 + p]`
 /// holds kernel cell `k`'s weights from input channels `2p` and `2p + 1`, interleaved by output
@@ -183,7 +188,7 @@ impl Network {
             input,
             hidden,
             head: std::array::from_fn(|j| fixed(head[j], bits) as i32),
-            head_bias: fixed(bias[0], ACTIVATION_BITS + bits).clamp(-(1 << 30), 1 << 30) as i32,
+            head_bias: bias_sum(fixed(bias[0], ACTIVATION_BITS + bits)),
         })
     }
 
@@ -258,10 +263,7 @@ impl<const IN: usize> Conv<IN> {
                     std::array::from_fn(|i| w(k, 2 * pair + i % 2, i / 2))
                 })
                 .collect(),
-            bias: std::array::from_fn(|j| {
-                let bias = fixed(bias[j], input_bits + bits) + (1 << (shift - 1));
-                bias.clamp(-(1 << 30), 1 << 30) as i32
-            }),
+            bias: std::array::from_fn(|j| bias_sum(fixed(bias[j], input_bits + bits) + (1 << (shift - 1)))),
             shift,
         })
     }
@@ -311,7 +313,8 @@ impl<const IN: usize> Conv<IN> {
         }
     }
 
-    /// [`Conv::apply`] for any processor, in the same order as the AVX2 build.
+    /// [`Conv::apply`] for any processor: the same products as the AVX2 build, and whole
+    /// numbers, so the same sums.
     fn apply_portable(&self, input: &[[i16; IN]; PADDED], output: &mut [[i32; WIDTH]; PADDED]) {
         for row in 0..9 {
             for column in 0..9 {

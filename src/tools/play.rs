@@ -341,7 +341,7 @@ fn parse_move(line: &str) -> Option<Result<Point, String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::EngineKind;
+    use crate::engines::{EngineKind, SearchSettings};
 
     #[test]
     fn moves_in_both_notations() {
@@ -367,7 +367,7 @@ mod tests {
                 nodes: None,
                 seed: 0,
                 engine: EngineKind::Mcts,
-                settings: Vec::new(),
+                search: SearchSettings::default(),
             },
         };
         let mut input: &[u8] = b"purple\nw\nsoon\n1e300\n0.02\nquit\n";
@@ -391,7 +391,7 @@ mod tests {
                 nodes: Some(10),
                 seed: 0,
                 engine: EngineKind::Random,
-                settings: Vec::new(),
+                search: SearchSettings::default(),
             },
         };
         let mut input: &[u8] = b"\n";

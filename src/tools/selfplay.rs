@@ -8,10 +8,10 @@
 //! `--seed` and `i`, so `-j` and `--shard` change nothing but who plays it.
 
 use super::arena::shard::Shard;
+use crate::engines::SearchSettings;
 use crate::rules::{Color, Point, Position};
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::BusyNode;
-use crate::search::params::parse_setting;
 use crate::search::{Mcts, Params};
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
@@ -52,11 +52,8 @@ pub struct SelfplayArgs {
     /// `depth` field and no `played`): what the tree itself came to prefer. 0: none.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub tree_visits: u32,
-    /// Set a tunable of the search (`NAME=VALUE`, the names of `nogo::Params::TUNABLES`);
-    /// repeatable. The policy network is left out with `--set policy_depth=0 --set
-    /// policy_visits=0`, as for the data its weights were trained on.
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
-    pub settings: Vec<(String, f64)>,
+    #[command(flatten)]
+    pub search: SearchSettings,
     /// Write the records to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -80,7 +77,7 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
         let p = position.legal_moves().choose(&mut rng).expect("a legal move");
         play(&mut position, &mut moves, p);
     }
-    let params = Params { memory_bytes: 64 << 20, ..Params::default() }.with_settings(&args.settings);
+    let params = Params { memory_bytes: 64 << 20, ..args.search.params() };
     let mut search = Mcts::new(params, number);
     let mut records = Vec::new();
     let mut searched_moves = 0;
@@ -273,6 +270,7 @@ pub fn run(args: SelfplayArgs) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::params::parse_setting;
 
     fn args(games: u64) -> SelfplayArgs {
         SelfplayArgs {
@@ -285,7 +283,7 @@ mod tests {
             seed: 3,
             shard: None,
             tree_visits: 0,
-            settings: Vec::new(),
+            search: SearchSettings::default(),
             out: None,
         }
     }
@@ -334,7 +332,8 @@ mod tests {
         // A setting reaches the search: without the policy the games differ.
         let off = vec![("policy_depth".to_string(), 0.0), ("policy_visits".to_string(), 0.0)];
         let with = play_game(&SelfplayArgs { nodes: 3000, ..args(1) }, 0);
-        let without = play_game(&SelfplayArgs { nodes: 3000, settings: off, ..args(1) }, 0);
+        let without =
+            play_game(&SelfplayArgs { nodes: 3000, search: SearchSettings { settings: off }, ..args(1) }, 0);
         assert_ne!(with, without);
     }
 

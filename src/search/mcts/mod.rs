@@ -30,10 +30,16 @@ use tree::{block_capacity, Node, Tree};
 /// leaves, ties to the points near `last_move` (within `params.last_move_radius`), then
 /// contested points. For analyses of move priors.
 pub fn move_order(position: &Position, last_move: Option<Point>, params: &Params) -> Vec<Point> {
-    let near = last_move.map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(params.last_move_radius));
+    let near = near_last_move(last_move, params.last_move_radius);
     let count = position.legal_moves().count() as usize;
     let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY);
     order[..count].iter().map(|&i| Point::from_index(i).expect("a board point")).collect()
+}
+
+/// The points within `radius` of `last_move`, whose children are tried first among equal
+/// mobilities; none when the last move is unknown.
+fn near_last_move(last_move: Option<Point>, radius: u32) -> Bitboard {
+    last_move.map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(radius))
 }
 
 /// Most positions whose policy order [`Mcts`] keeps: each takes about 150 bytes.
@@ -387,8 +393,7 @@ impl Mcts {
                 }
                 moves
             } else {
-                let near = last_move
-                    .map_or(Bitboard::EMPTY, |p| Bitboard::from(p).within(self.params.last_move_radius));
+                let near = near_last_move(last_move, self.params.last_move_radius);
                 let history = &self.history[position.to_move().index()];
                 ranked_moves(position, grown - tried, near, history, tried_moves)
             };
