@@ -213,26 +213,29 @@ impl Solver {
         if let Some(p) = pile_move {
             candidates |= Bitboard::from(p);
         }
-        let mut order: Vec<(i32, Point)> = Vec::with_capacity(candidates.count() as usize);
+        let mut order = [(0i32, Point::from_index_unchecked(0)); 81];
+        let mut len = 0;
         let killer = self.killers[ply];
-        // The table is large, so each probe is likely a cache miss: probed all together, ahead
-        // of the work on each move, the misses overlap instead of stalling one after another.
-        let proven_lost: Bitboard = candidates
-            .iter()
-            .filter(|&p| self.probe(position.hash_after(p)).is_some_and(|e| e.proof == Proof::Loss))
-            .collect();
+        // The table is large, so each probe is likely a cache miss: all are prefetched ahead of
+        // the work on each move, so the misses overlap instead of stalling one after another.
+        for p in candidates {
+            self.prefetch(position.hash_after(p));
+        }
         let effects = position.move_effects();
         for p in candidates {
             let after = effects.legal_both_after(p);
-            if after[(!me).index()].is_empty() || proven_lost.has(p) {
+            let proven_lost = || self.probe(position.hash_after(p)).is_some_and(|e| e.proof == Proof::Loss);
+            if after[(!me).index()].is_empty() || proven_lost() {
                 self.killers[ply] = p.index() as u8;
                 return Some((true, p.index() as u8));
             }
             let score = if p.index() as u8 == killer { i32::MIN } else { mobility_score(after, me) };
-            order.push((score, p));
+            order[len] = (score, p);
+            len += 1;
         }
+        let order = &mut order[..len];
         order.sort_unstable_by_key(|&(score, _)| score);
-        for (_, p) in order {
+        for &mut (_, p) in order {
             let mut child = position.clone();
             child.play_unchecked(p);
             let (child_wins, _) = self.search(&child, ply + 1)?;
@@ -253,6 +256,19 @@ impl Solver {
             self.aborted = true;
         }
         (!self.aborted).then_some(())
+    }
+
+    /// Starts loading the bucket of `key` into the cache, for a [`Solver::probe`] soon after.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the index is masked into the table; a prefetch has no other effect.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.table.as_ptr().add(key as usize & self.mask).cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {

@@ -206,7 +206,12 @@ impl Mcts {
                 // The arena is full: refine what is there by backing the node's value up again.
                 break node.mean;
             };
-            position.play_unchecked(self.tree.nodes[child].point());
+            let child_node = self.tree.nodes[child];
+            if let (0, Some(solver)) = (child_node.visits, &self.solver) {
+                // A new node's position is looked up in the solver's table (`known_proof`).
+                solver.prefetch(position.hash_after(child_node.point()));
+            }
+            position.play_unchecked(child_node.point());
             index = child;
         };
         self.backup(&path[..depth], value, root.to_move());
