@@ -104,6 +104,9 @@ pub struct Solver {
     /// Index mask selecting a bucket's first entry (always even).
     mask: usize,
     killers: [u8; MAX_POSITIONS],
+    /// A position per ply for the children searched there, reused so that copying one
+    /// ([`Position::clone_from`]) writes to memory in the cache, and only the groups it has.
+    children: Vec<Option<Box<Position>>>,
     nodes: u64,
     budget: Budget,
     aborted: bool,
@@ -123,6 +126,7 @@ impl Solver {
             table: vec![Entry::default(); size],
             mask: (size - 1) & !1,
             killers: [u8::MAX; MAX_POSITIONS],
+            children: (0..MAX_POSITIONS).map(|_| None).collect(),
             nodes: 0,
             budget: Budget::default(),
             aborted: false,
@@ -195,6 +199,12 @@ impl Solver {
         if own.is_empty() {
             return LOSS;
         }
+        // The table is large, so each probe of a child is likely a cache miss: all the moves'
+        // children are prefetched before the regions are found and the moves scored, so the
+        // misses overlap with that work and each other instead of stalling one after another.
+        for p in own {
+            self.prefetch(position.hash_after(p));
+        }
         let regions = self.regions(position, legal)?;
         let (piles, their_piles) = (regions.piles[me.index()], regions.piles[(!me).index()]);
         let pile_move = regions.pile_move[me.index()];
@@ -216,11 +226,6 @@ impl Solver {
         let mut order = [(0i32, Point::from_index_unchecked(0)); 81];
         let mut len = 0;
         let killer = self.killers[ply];
-        // The table is large, so each probe is likely a cache miss: all are prefetched ahead of
-        // the work on each move, so the misses overlap instead of stalling one after another.
-        for p in candidates {
-            self.prefetch(position.hash_after(p));
-        }
         let effects = position.move_effects();
         for p in candidates {
             let after = effects.legal_both_after(p);
@@ -235,16 +240,23 @@ impl Solver {
         }
         let order = &mut order[..len];
         order.sort_unstable_by_key(|&(score, _)| score);
+        let mut child = self.children[ply].take().unwrap_or_default();
+        let mut result = LOSS;
         for &mut (_, p) in order {
-            let mut child = position.clone();
+            (*child).clone_from(position);
             child.play_unchecked(p);
-            let (child_wins, _) = self.search(&child, ply + 1)?;
-            if !child_wins {
-                self.killers[ply] = p.index() as u8;
-                return Some((true, p.index() as u8));
+            match self.search(&child, ply + 1) {
+                Some((true, _)) => continue,
+                Some((false, _)) => {
+                    self.killers[ply] = p.index() as u8;
+                    result = Some((true, p.index() as u8));
+                }
+                None => result = None,
             }
+            break;
         }
-        LOSS
+        self.children[ply] = Some(child);
+        result
     }
 
     /// Counts a node; `None` once the budget has run out.
