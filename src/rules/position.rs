@@ -165,7 +165,8 @@ impl Clone for Position {
     /// Copies `source` but for the entries of `groups` that are not its current groups'
     /// (never read): a fraction of the bytes.
     fn clone_from(&mut self, source: &Position) {
-        let Position { stones, safe, roomy, atari, to_move, moves_played, hash, group_of, ids, groups } = source;
+        let Position { stones, safe, roomy, atari, to_move, moves_played, hash, group_of, ids, groups } =
+            source;
         for id in *ids {
             self.groups[id.index()] = groups[id.index()];
         }
@@ -919,7 +920,10 @@ mod tests {
                 .map(|s| Point::from_index(position.group_of[s.index()]).unwrap())
                 .collect();
             assert_eq!(position.ids, roots, "the ids are the current groups'");
-            assert_eq!((copy.hash(), copy.moves_played(), copy.legal_both()), (position.hash(), position.moves_played(), position.legal_both()));
+            assert_eq!(
+                (copy.hash(), copy.moves_played(), copy.legal_both()),
+                (position.hash(), position.moves_played(), position.legal_both())
+            );
             assert_eq!([copy.safe, copy.roomy, copy.atari], [position.safe, position.roomy, position.atari]);
             for p in Bitboard::FULL {
                 assert_eq!(copy.group_at(p), position.group_at(p), "{p}\n{position}");

@@ -206,12 +206,14 @@ impl Mcts {
                 // The arena is full: refine what is there by backing the node's value up again.
                 break node.mean;
             };
-            let child_node = self.tree.nodes[child];
-            if let (0, Some(solver)) = (child_node.visits, &self.solver) {
-                // A new node's position is looked up in the solver's table (`known_proof`).
-                solver.prefetch(position.hash_after(child_node.point()));
+            let mv = self.tree.nodes[child].point();
+            if let Some(solver) = &self.solver {
+                if self.tree.nodes[child].visits == 0 {
+                    // A new node's position is looked up in the solver's table (`known_proof`).
+                    solver.prefetch(position.hash_after(mv));
+                }
             }
-            position.play_unchecked(child_node.point());
+            position.play_unchecked(mv);
             index = child;
         };
         self.backup(&path[..depth], value, root.to_move());
