@@ -5,9 +5,7 @@
 //! - `play/*`: one legal move played on a fresh copy of the position. The copies are made
 //!   outside the timed part (`iter_batched_ref`, 64 at a time so they stay in the L2 cache).
 //! - `clone/middle_game` times the copy alone, and `copy_make/middle_game` a copy then a move,
-//!   the way the search branches (this also pays for reading fields just written by the copy);
-//!   `copy_make_into/middle_game` copies into a position kept for it (`clone_from`), as the
-//!   endgame solver does.
+//!   the way the search branches (this also pays for reading fields just written by the copy).
 //! - `random_game`: one whole game from the empty board, uniform among the legal moves until
 //!   the side to move has none (seeded, so every run times the same sequence of games).
 
@@ -71,16 +69,6 @@ fn copy_make(c: &mut Criterion) {
             let mut copy = black_box(&position).clone();
             copy.play(black_box(mv)).expect("a legal move");
             black_box(&copy);
-        })
-    });
-    // The endgame solver's way: a copy into a position kept for it, which copies only the
-    // current groups' entries.
-    let mut kept = Position::new();
-    c.bench_function("copy_make_into/middle_game", |b| {
-        b.iter(|| {
-            kept.clone_from(black_box(&position));
-            kept.play(black_box(mv)).expect("a legal move");
-            black_box(&kept);
         })
     });
 }

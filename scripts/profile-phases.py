@@ -15,7 +15,9 @@ from collections import Counter
 
 # (phase, functions whose presence on the stack marks it), most specific first.
 PHASES = [
-    ("endgame solver (tree proofs, table probes)", ("Solver::", "endgame::")),
+    # The tree's calls into the solver mark its work when the solver's own functions are inlined.
+    ("endgame solver (tree proofs, table probes)",
+     ("Solver::", "endgame::", "solve_small_endgame", "known_proof")),
     ("ranking and widening (children ordered, blocks grown)", ("ranked_moves", "try_next", "grow_block")),
     ("decisive-move test at new nodes", ("find_decisive", "decisive_move")),
     ("evaluation of new nodes", ("evaluate", "eval::value", " value\n", "legal_both")),

@@ -132,9 +132,8 @@ struct Group {
 }
 
 /// A legal NoGo position: the stones, the side to move, and the group bookkeeping that makes
-/// legal sets and `play` cheap. Copy it to branch (copy-make); there is no undo. Copying into
-/// a position kept for the purpose (`clone_from`) copies only the current groups' entries, a
-/// fraction of its 3 KB.
+/// legal sets and `play` cheap. Copy it to branch (copy-make); there is no undo.
+#[derive(Clone)]
 pub struct Position {
     stones: [Bitboard; 2],
     /// Stones of each colour whose group has at least two liberties.
@@ -151,29 +150,8 @@ pub struct Position {
     hash: u64,
     /// Group id (the index of one of its stones) of each occupied point.
     group_of: [u8; INDEX_COUNT],
-    /// The ids of the current groups, as a set of points.
-    ids: Bitboard,
-    /// Groups by id; only the entries named by `ids` are current.
+    /// Groups by id; only the entries named by `group_of` are current.
     groups: [Group; INDEX_COUNT],
-}
-
-impl Clone for Position {
-    fn clone(&self) -> Position {
-        Position { ..*self }
-    }
-
-    /// Copies `source` but for the entries of `groups` that are not its current groups'
-    /// (never read): a fraction of the bytes.
-    fn clone_from(&mut self, source: &Position) {
-        let Position { stones, safe, roomy, atari, to_move, moves_played, hash, group_of, ids, groups } =
-            source;
-        for id in *ids {
-            self.groups[id.index()] = groups[id.index()];
-        }
-        (self.stones, self.safe, self.roomy, self.atari) = (*stones, *safe, *roomy, *atari);
-        (self.to_move, self.moves_played, self.hash) = (*to_move, *moves_played, *hash);
-        (self.group_of, self.ids) = (*group_of, *ids);
-    }
 }
 
 impl Default for Position {
@@ -203,7 +181,6 @@ impl Position {
             moves_played: 0,
             hash: 0,
             group_of: [0; INDEX_COUNT],
-            ids: Bitboard::EMPTY,
             groups: [Group::default(); INDEX_COUNT],
         }
     }
@@ -418,14 +395,12 @@ impl Position {
         let mut liberties = adjacent & empty;
         let mut root = p.index();
         let mut root_stones = Bitboard::EMPTY;
-        let mut merged = Bitboard::EMPTY;
         for q in adjacent & self.stones[c] {
             let id = self.group_of[q.index()] as usize;
             let group = self.groups[id];
             if !(group.stones & stones).is_empty() {
                 continue;
             }
-            merged |= Bitboard(1 << id);
             stones |= group.stones;
             liberties |= group.liberties;
             // Sizes are counted only when a second group joins (most moves join at most one).
@@ -439,7 +414,6 @@ impl Position {
         for s in relabel {
             self.group_of[s.index()] = root as u8;
         }
-        self.ids -= merged;
         self.set_group(self.to_move, root, stones, liberties);
 
         self.to_move = !self.to_move;
@@ -484,7 +458,6 @@ impl Position {
     fn set_group(&mut self, colour: Color, id: usize, stones: Bitboard, liberties: Bitboard) {
         let c = colour.index();
         self.groups[id] = Group { stones, liberties };
-        self.ids |= Bitboard(1 << id);
         if liberties.count() >= 3 {
             self.roomy[c] |= stones;
         } else {
@@ -900,45 +873,6 @@ mod tests {
         }
         let mut p = Position::from_stones(black, white, Color::Black).unwrap();
         assert_eq!(p.play(pt(0, 0)), Err(PlayError::Capture));
-    }
-
-    /// A copy into a position used before (`clone_from`, which copies only the current
-    /// groups) behaves as the original: the same groups everywhere, and the same after any move.
-    #[test]
-    fn clone_from_copies_every_current_group() {
-        let mut rng = fastrand::Rng::with_seed(29);
-        let mut copy = Position::new();
-        for _ in 0..200 {
-            let mut position = Position::new();
-            let stop = rng.usize(0..80);
-            while !position.is_terminal() && position.moves_played() < stop {
-                position.play(position.legal_moves().choose(&mut rng).unwrap()).unwrap();
-            }
-            copy.clone_from(&position);
-            let roots: Bitboard = (position.stones[0] | position.stones[1])
-                .iter()
-                .map(|s| Point::from_index(position.group_of[s.index()]).unwrap())
-                .collect();
-            assert_eq!(position.ids, roots, "the ids are the current groups'");
-            assert_eq!(
-                (copy.hash(), copy.moves_played(), copy.legal_both()),
-                (position.hash(), position.moves_played(), position.legal_both())
-            );
-            assert_eq!([copy.safe, copy.roomy, copy.atari], [position.safe, position.roomy, position.atari]);
-            for p in Bitboard::FULL {
-                assert_eq!(copy.group_at(p), position.group_at(p), "{p}\n{position}");
-            }
-            for p in position.legal_moves() {
-                let (mut a, mut b) = (position.clone(), copy.clone());
-                a.play(p).unwrap();
-                b.play(p).unwrap();
-                assert_eq!((a.legal_both(), a.hash()), (b.legal_both(), b.hash()));
-            }
-            // The next copy lands on this one: entries of groups it no longer has are stale.
-            if let Some(p) = position.legal_moves().first() {
-                copy.play(p).unwrap();
-            }
-        }
     }
 
     /// The safe and roomy summaries hold exactly the stones of groups with at least two and

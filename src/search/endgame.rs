@@ -104,9 +104,6 @@ pub struct Solver {
     /// Index mask selecting a bucket's first entry (always even).
     mask: usize,
     killers: [u8; MAX_POSITIONS],
-    /// A position per ply for the children searched there, reused so that copying one
-    /// ([`Position::clone_from`]) writes to memory in the cache, and only the groups it has.
-    children: Vec<Option<Box<Position>>>,
     nodes: u64,
     budget: Budget,
     aborted: bool,
@@ -126,7 +123,6 @@ impl Solver {
             table: vec![Entry::default(); size],
             mask: (size - 1) & !1,
             killers: [u8::MAX; MAX_POSITIONS],
-            children: (0..MAX_POSITIONS).map(|_| None).collect(),
             nodes: 0,
             budget: Budget::default(),
             aborted: false,
@@ -240,23 +236,16 @@ impl Solver {
         }
         let order = &mut order[..len];
         order.sort_unstable_by_key(|&(score, _)| score);
-        let mut child = self.children[ply].take().unwrap_or_default();
-        let mut result = LOSS;
         for &mut (_, p) in order {
-            (*child).clone_from(position);
+            let mut child = position.clone();
             child.play_unchecked(p);
-            match self.search(&child, ply + 1) {
-                Some((true, _)) => continue,
-                Some((false, _)) => {
-                    self.killers[ply] = p.index() as u8;
-                    result = Some((true, p.index() as u8));
-                }
-                None => result = None,
+            let (child_wins, _) = self.search(&child, ply + 1)?;
+            if !child_wins {
+                self.killers[ply] = p.index() as u8;
+                return Some((true, p.index() as u8));
             }
-            break;
         }
-        self.children[ply] = Some(child);
-        result
+        LOSS
     }
 
     /// Counts a node; `None` once the budget has run out.
