@@ -219,6 +219,7 @@ impl Solver {
         if let Some(p) = pile_move {
             candidates |= Bitboard::from(p);
         }
+        // The moves by score, on the stack: no allocation per node.
         let mut order = [(0i32, Point::from_index_unchecked(0)); 81];
         let mut len = 0;
         let killer = self.killers[ply];
@@ -261,7 +262,7 @@ impl Solver {
 
     /// Starts loading the bucket of `key` into the cache, for a [`Solver::probe`] soon after.
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the index is masked into the table; a prefetch has no other effect.
         unsafe {
