@@ -1,6 +1,7 @@
 //! `nogo selfplay`: games of the search against itself, written as training data for move
 //! priors: for each searched position the stones, the side to move, the root's visit counts,
-//! the move played and the game's winner, one JSON object a line (`docs/selfplay.md`).
+//! the move played and the game's winner, one JSON object a line (`docs/selfplay.md`); points
+//! are their row-major numbers ([`Point::cell`]).
 //!
 //! A game opens with a few uniformly random moves, then the search plays at a fixed number of
 //! iterations a move; for the first moves after the opening, the move played is drawn from the
@@ -59,11 +60,6 @@ pub struct SelfplayArgs {
     pub out: Option<PathBuf>,
 }
 
-/// A point as the records write it: its row-major number ([`Point::cell`]), 0 to 80.
-fn index(p: Point) -> u64 {
-    p.cell() as u64
-}
-
 /// Plays game `number`; its records, in play order.
 pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
     let mut rng = fastrand::Rng::with_seed(args.seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -95,9 +91,9 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
         }
         let mut record = position_record(number, &position, &moves, &visits);
         record["iterations"] = json!(report.iterations);
-        record["best"] = json!(index(report.best));
+        record["best"] = json!(report.best.cell());
         record["win_rate"] = json!(report.win_rate);
-        record["played"] = json!(index(played));
+        record["played"] = json!(played.cell());
         records.push(record);
         searched_moves += 1;
         play(&mut position, &mut moves, played);
@@ -136,15 +132,15 @@ fn tree_records(
 /// The fields every record has but the winner: `position`, reached by `moves` in game
 /// `number`, and the visits of its searched moves.
 fn position_record(number: u64, position: &Position, moves: &[Point], visits: &[(Point, u32)]) -> Value {
-    let stones = |c: Color| position.stones(c).iter().map(index).collect::<Vec<_>>();
+    let stones = |c: Color| position.stones(c).iter().map(Point::cell).collect::<Vec<_>>();
     json!({
         "game": number,
         "ply": moves.len(),
         "to_move": position.to_move().to_string(),
         "black": stones(Color::Black),
         "white": stones(Color::White),
-        "last_moves": [moves.last().map(|&p| index(p)), moves.iter().rev().nth(1).map(|&p| index(p))],
-        "visits": visits.iter().map(|&(p, n)| [index(p), n as u64]).collect::<Vec<_>>(),
+        "last_moves": [moves.last().map(|p| p.cell()), moves.iter().rev().nth(1).map(|p| p.cell())],
+        "visits": visits.iter().map(|&(p, n)| [p.cell() as u64, n as u64]).collect::<Vec<_>>(),
     })
 }
 
