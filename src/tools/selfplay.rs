@@ -306,7 +306,7 @@ mod tests {
             assert_eq!(read.position.to_move().to_string(), record["to_move"]);
             assert_eq!(read.visits.len(), record["visits"].as_array().unwrap().len());
             assert_eq!(
-                read.last_moves.map(|m| m.map(index)),
+                read.last_moves.map(|m| m.map(|p| p.cell() as u64)),
                 [0, 1].map(|i| record["last_moves"][i].as_u64())
             );
             trees += read.tree_node as usize;
