@@ -14,7 +14,7 @@ pub mod tactics;
 pub use bitboard::Bitboard;
 pub use game::{Game, GameResult};
 pub use point::{Color, CoordError, Point};
-pub use position::{HistoryError, MoveEffects, PlayError, Position, SetupError};
+pub use position::{HistoryError, MoveEffects, PlayError, Position, SetupError, Undo};
 
 /// Plays a random game from the empty board, uniform among the legal moves until the side to
 /// move has none, calling `on_move` with each move; returns the final position. The rules

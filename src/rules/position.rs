@@ -131,6 +131,24 @@ struct Group {
     liberties: Bitboard,
 }
 
+/// No group: an id no point has.
+const NO_GROUP: u8 = u8::MAX;
+
+/// What [`Position::play_recorded`] changed, for [`Position::undo`]: the move, the summaries
+/// before it, and the group entry the merged group overwrote with the ids of the groups it
+/// joined (their own entries are left as they were).
+#[derive(Clone, Copy)]
+pub struct Undo {
+    point: Point,
+    safe: [Bitboard; 2],
+    roomy: [Bitboard; 2],
+    atari: [Bitboard; 2],
+    root: Group,
+    root_id: u8,
+    /// The ids of the own groups the move joined, then [`NO_GROUP`].
+    joined: [u8; 4],
+}
+
 /// A legal NoGo position: the stones, the side to move, and the group bookkeeping that makes
 /// legal sets and `play` cheap. Copy it to branch (copy-make); there is no undo.
 #[derive(Clone)]
@@ -363,10 +381,27 @@ impl Position {
     /// illegal `p` leaves the bookkeeping inconsistent (checked in debug builds).
     #[inline]
     pub fn play_unchecked(&mut self, p: Point) {
+        self.play_recorded(p);
+    }
+
+    /// [`Position::play_unchecked`], returning what [`Position::undo`] needs to take the move
+    /// back: a search that walks down and up a tree plays and undoes moves on one position
+    /// instead of copying it at every branch.
+    #[inline]
+    pub fn play_recorded(&mut self, p: Point) -> Undo {
         debug_assert_eq!(self.check(p), Ok(()), "play_unchecked({p}) is illegal");
         let c = self.to_move.index();
         let o = 1 - c;
         let bit = Bitboard::from(p);
+        let mut undo = Undo {
+            point: p,
+            safe: self.safe,
+            roomy: self.roomy,
+            atari: self.atari,
+            root: Group::default(),
+            root_id: 0,
+            joined: [NO_GROUP; 4],
+        };
         self.hash = self.hash_after(p);
         self.stones[c] |= bit;
         let empty = self.empty();
@@ -395,6 +430,7 @@ impl Position {
         let mut liberties = adjacent & empty;
         let mut root = p.index();
         let mut root_stones = Bitboard::EMPTY;
+        let mut joined = 0;
         for q in adjacent & self.stones[c] {
             let id = self.group_of[q.index()] as usize;
             let group = self.groups[id];
@@ -403,6 +439,8 @@ impl Position {
             }
             stones |= group.stones;
             liberties |= group.liberties;
+            undo.joined[joined] = id as u8;
+            joined += 1;
             // Sizes are counted only when a second group joins (most moves join at most one).
             if root_stones.is_empty() || group.stones.count() > root_stones.count() {
                 root = id;
@@ -414,10 +452,40 @@ impl Position {
         for s in relabel {
             self.group_of[s.index()] = root as u8;
         }
+        undo.root = self.groups[root];
+        undo.root_id = root as u8;
         self.set_group(self.to_move, root, stones, liberties);
 
         self.to_move = !self.to_move;
         self.moves_played += 1;
+        undo
+    }
+
+    /// Takes back the move `undo` recorded, which must be the last move played on this
+    /// position: it is then exactly as before the move.
+    #[inline]
+    pub fn undo(&mut self, undo: &Undo) {
+        let p = undo.point;
+        let bit = Bitboard::from(p);
+        self.to_move = !self.to_move;
+        self.moves_played -= 1;
+        let c = self.to_move.index();
+        self.hash = self.hash_after(p);
+        self.stones[c] -= bit;
+        (self.safe, self.roomy, self.atari) = (undo.safe, undo.roomy, undo.atari);
+        for q in ADJACENT[p.index()] & self.stones[1 - c] {
+            self.groups[self.group_of[q.index()] as usize].liberties |= bit;
+        }
+        // The joined groups' entries were left as they were, but for the one the merged
+        // group took over; their stones take back their ids.
+        self.groups[undo.root_id as usize] = undo.root;
+        for &id in undo.joined.iter().take_while(|&&id| id != NO_GROUP) {
+            if id != undo.root_id {
+                for s in self.groups[id as usize].stones {
+                    self.group_of[s.index()] = id;
+                }
+            }
+        }
     }
 
     /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
@@ -873,6 +941,44 @@ mod tests {
         }
         let mut p = Position::from_stones(black, white, Color::Black).unwrap();
         assert_eq!(p.play(pt(0, 0)), Err(PlayError::Capture));
+    }
+
+    /// The bookkeeping of `a` and `b` is the same: stones, summaries, hash, and each stone's
+    /// group id and entry.
+    fn assert_same(a: &Position, b: &Position) {
+        assert_eq!((a.stones, a.safe, a.roomy, a.atari), (b.stones, b.safe, b.roomy, b.atari), "{a}");
+        assert_eq!((a.to_move, a.moves_played, a.hash), (b.to_move, b.moves_played, b.hash), "{a}");
+        for s in a.stones[0] | a.stones[1] {
+            let (ga, gb) = (a.group_of[s.index()], b.group_of[s.index()]);
+            assert_eq!(ga, gb, "group id of {s}\n{a}");
+            let (ea, eb) = (a.groups[ga as usize], b.groups[gb as usize]);
+            assert_eq!((ea.stones, ea.liberties), (eb.stones, eb.liberties), "group of {s}\n{a}");
+        }
+    }
+
+    #[test]
+    fn undo_takes_back_moves_exactly() {
+        // Random walks that play a few moves and take some back, again and again, against the
+        // positions copied before each move.
+        let mut rng = fastrand::Rng::with_seed(29);
+        let mut undone = 0;
+        for _ in 0..300 {
+            let mut position = Position::new();
+            let mut line: Vec<(Position, Undo)> = Vec::new();
+            for _ in 0..400 {
+                if position.is_terminal() || (!line.is_empty() && rng.u8(0..3) == 0) {
+                    let Some((before, undo)) = line.pop() else { break };
+                    position.undo(&undo);
+                    assert_same(&position, &before);
+                    undone += 1;
+                } else {
+                    let before = position.clone();
+                    let undo = position.play_recorded(position.legal_moves().choose(&mut rng).unwrap());
+                    line.push((before, undo));
+                }
+            }
+        }
+        assert!(undone > 10_000, "only {undone} moves taken back");
     }
 
     /// The safe and roomy summaries hold exactly the stones of groups with at least two and
