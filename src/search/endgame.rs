@@ -148,7 +148,7 @@ impl Solver {
         self.nodes = 0;
         self.budget = *budget;
         self.aborted = false;
-        self.search(position, 0)
+        self.search(&mut position.clone(), 0)
     }
 
     /// Nodes searched by the last call to [`Solver::solve`] or [`Solver::wins`].
@@ -174,7 +174,7 @@ impl Solver {
 
     /// Whether the side to move wins, with a winning move's index when it does (`u8::MAX`
     /// otherwise); `None` when the budget ran out.
-    fn search(&mut self, position: &Position, ply: usize) -> Option<(bool, u8)> {
+    fn search(&mut self, position: &mut Position, ply: usize) -> Option<(bool, u8)> {
         self.tick()?;
         let key = position.hash();
         if let Some(entry) = self.probe(key) {
@@ -187,7 +187,7 @@ impl Solver {
     }
 
     /// [`Solver::search`] below the table lookup.
-    fn expand(&mut self, position: &Position, ply: usize) -> Option<(bool, u8)> {
+    fn expand(&mut self, position: &mut Position, ply: usize) -> Option<(bool, u8)> {
         const LOSS: Option<(bool, u8)> = Some((false, u8::MAX));
         let me = position.to_move();
         let legal = position.legal_both();
@@ -238,9 +238,11 @@ impl Solver {
         let order = &mut order[..len];
         order.sort_unstable_by_key(|&(score, _)| score);
         for &mut (_, p) in order {
-            let mut child = position.clone();
-            child.play_unchecked(p);
-            let (child_wins, _) = self.search(&child, ply + 1)?;
+            // The child is searched on this position and the move taken back, not on a copy.
+            let undo = position.play_recorded(p);
+            let child = self.search(position, ply + 1);
+            position.undo(&undo);
+            let (child_wins, _) = child?;
             if !child_wins {
                 self.killers[ply] = p.index() as u8;
                 return Some((true, p.index() as u8));

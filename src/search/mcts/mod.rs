@@ -13,7 +13,7 @@ mod tree;
 
 use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
 use crate::rules::tactics::{decisive_move, find_decisive};
-use crate::rules::{Bitboard, Color, Point, Position};
+use crate::rules::{Bitboard, Color, Point, Position, Undo};
 use crate::search::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::eval;
@@ -94,6 +94,42 @@ pub struct Mcts {
     /// ([`Mcts::uses_policy`]), by [`policy_key`]: computed once per position, not per growth,
     /// node, transposition or turn; emptied when it reaches [`POLICY_ORDERS`] entries.
     policy_orders: HashMap<u64, (Bitboard, Vec<u8>)>,
+    /// The busy nodes' last full scans, by node index modulo [`CHOICES`].
+    choices: Vec<Choice>,
+}
+
+/// The position at the end of the last descent and the moves that reached it. The next
+/// descent takes back only the moves below the node where its path leaves the last one and
+/// plays only its own below it (consecutive paths share 4.6 of their 7.8 moves in `nogo
+/// bench`'s middle game), where a copy of the root replayed the whole path.
+struct Walk {
+    position: Position,
+    /// The nodes of the last path: `nodes[i]` reached after `i` moves, `nodes[0]` the root.
+    nodes: [u32; MAX_POSITIONS],
+    /// `undos[i]` takes back the move into `nodes[i + 1]`.
+    undos: Vec<Undo>,
+}
+
+impl Walk {
+    fn new(root: &Position) -> Walk {
+        Walk { position: root.clone(), nodes: [0; MAX_POSITIONS], undos: Vec::with_capacity(MAX_POSITIONS) }
+    }
+
+    /// The position after the moves of `path`, the nodes from the root (`path[0]`) down.
+    #[inline]
+    fn to(&mut self, nodes: &[Node], path: &[u32]) -> &Position {
+        let last = &self.nodes[1..=self.undos.len()];
+        let shared = last.iter().zip(&path[1..]).take_while(|(a, b)| a == b).count();
+        for undo in self.undos[shared..].iter().rev() {
+            self.position.undo(undo);
+        }
+        self.undos.truncate(shared);
+        for &next in &path[shared + 1..] {
+            self.undos.push(self.position.play_recorded(nodes[next as usize].point()));
+            self.nodes[self.undos.len()] = next;
+        }
+        &self.position
+    }
 }
 
 /// Visit counts whose `sqrt(ln visits)` is tabled: a logarithm per selection costs as much as
@@ -166,6 +202,50 @@ fn best_by_ucb(children: &[Node], explore: f32) -> usize {
     at[winner]
 }
 
+/// The highest [`ucb`] score in `children` but that of child `skip` (minus infinity when there
+/// is no other), in lanes as [`best_by_ucb`].
+#[inline]
+fn best_score_but(children: &[Node], explore: f32, skip: usize) -> f32 {
+    let mut best = [f32::NEG_INFINITY; UCB_LANES];
+    for (i, chunk) in children.chunks(UCB_LANES).enumerate() {
+        for (lane, child) in chunk.iter().enumerate() {
+            let score = ucb(child, explore);
+            if score > best[lane] && i * UCB_LANES + lane != skip {
+                best[lane] = score;
+            }
+        }
+    }
+    best.into_iter().fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// Slots of [`Mcts::choices`], a power of two: enough for the nodes busy at one time.
+const CHOICES: usize = 1 << 12;
+
+/// Nodes with fewer tried children are always scanned: remembering saves little there.
+const CHOICE_MIN_TRIED: u8 = 8;
+
+/// Slack for rounding in [`Choice`]'s bound: scores are below 2, each computed to within a
+/// few units of 2^-24 of its exact value, so 1e-5 covers every rounding with room to spare.
+const CHOICE_MARGIN: f32 = 1e-5;
+
+/// A busy node's last full UCB scan. Until the node is next selected only the child chosen
+/// changes, and every other child's score grows by at most the growth of `explore` (its
+/// `1 / sqrt(visits)` is at most 1); while the chosen child still beats the runner-up's
+/// score plus that growth, it is the first best again and the scan is skipped.
+#[derive(Clone, Copy)]
+struct Choice {
+    /// The node's index, `u32::MAX` for an empty slot.
+    node: u32,
+    /// Its tried children then: a new one forces a scan.
+    tried: u8,
+    /// The child chosen, as an offset into the block.
+    child: u8,
+    explore: f32,
+    runner_up: f32,
+}
+
+const NO_CHOICE: Choice = Choice { node: u32::MAX, tried: 0, child: 0, explore: 0.0, runner_up: 0.0 };
+
 impl Mcts {
     pub fn new(params: Params, seed: u64) -> Mcts {
         Mcts {
@@ -177,6 +257,7 @@ impl Mcts {
             unclocked_solver_nodes: 0,
             policy_orders: HashMap::new(),
             sqrt_ln_visits: sqrt_ln_table(),
+            choices: vec![NO_CHOICE; CHOICES],
         }
     }
 
@@ -185,12 +266,12 @@ impl Mcts {
         self.tree.nodes.len()
     }
 
-    /// One iteration: descend by UCB, score one new node, back its value up.
-    #[inline]
-    fn iterate(&mut self, root: &Position) {
+    /// One iteration: descend by UCB, score one new node, back its value up. `walk` holds the
+    /// position of the last iteration's path, moved to each node whose position is needed.
+    #[inline(never)]
+    fn iterate(&mut self, to_move: Color, walk: &mut Walk) {
         let mut path = [0u32; MAX_POSITIONS];
         let mut depth = 0;
-        let mut position = root.clone();
         let mut index = 0usize;
         let value = loop {
             path[depth] = index as u32;
@@ -200,23 +281,15 @@ impl Mcts {
                 break proof_value(node.proof);
             }
             if node.visits == 0 {
-                break self.evaluate(index, &position);
+                break self.evaluate(index, walk.to(&self.tree.nodes, &path[..depth]));
             }
-            let Some(child) = self.select(index, &position, depth - 1) else {
+            let Some(child) = self.select(&path[..depth], walk) else {
                 // The arena is full: refine what is there by backing the node's value up again.
                 break node.mean;
             };
-            let mv = self.tree.nodes[child].point();
-            if let Some(solver) = &self.solver {
-                if self.tree.nodes[child].visits == 0 {
-                    // A new node's position is looked up in the solver's table (`known_proof`).
-                    solver.prefetch(position.hash_after(mv));
-                }
-            }
-            position.play_unchecked(mv);
             index = child;
         };
-        self.backup(&path[..depth], value, root.to_move());
+        self.backup(&path[..depth], value, to_move);
     }
 
     /// Scores a new node from its position, proving it when the side to move has no move
@@ -266,6 +339,7 @@ impl Mcts {
     /// solver within [`TREE_SOLVE_NODES`](crate::search::params::TREE_SOLVE_NODES) nodes: the
     /// evaluation misjudges small endgames that a few hundred solver nodes settle, and the
     /// proof then reaches the nodes above it.
+    #[inline(never)]
     fn solve_small_endgame(&mut self, index: usize, live: Bitboard, position: &Position) -> Option<Proof> {
         if index == 0 || live.count() > self.params.tree_solve_points {
             return None;
@@ -324,17 +398,23 @@ impl Mcts {
             && self.tree.nodes[node.child_range()].iter().all(|c| c.proof == Proof::Loss)
     }
 
-    /// The child to descend into from a visited node whose position is `position`: the next
-    /// untried child while there is one (and room for it), else the best tried child by UCB
-    /// among those not proven lost. `None` when a child is needed and the arena is full.
+    /// The child to descend into from the visited node at the end of `path`: the next untried
+    /// child while there is one (and room for it), else the best tried child by UCB among
+    /// those not proven lost. `None` when a child is needed and the arena is full.
     #[inline]
-    fn select(&mut self, index: usize, position: &Position, depth: usize) -> Option<usize> {
+    fn select(&mut self, path: &[u32], walk: &mut Walk) -> Option<usize> {
+        let index = *path.last().expect("a path holds the root") as usize;
         let node = self.tree.nodes[index];
         // Progressive widening: a node visited n times may have ceil(w * sqrt(n)) children,
         // that is, one more while fewer than w * sqrt(n) are tried.
         let widest = self.params.widening * (node.visits as f32).sqrt();
         if node.tried < node.children && (node.tried as f32) < widest {
-            if let Some(child) = self.try_next(index, position, depth) {
+            let position = walk.to(&self.tree.nodes, path);
+            if let Some(child) = self.try_next(index, position, path.len() - 1) {
+                if let Some(solver) = &self.solver {
+                    // The new node's position is looked up in the solver's table (`known_proof`).
+                    solver.prefetch(position.hash_after(self.tree.nodes[child].point()));
+                }
                 return Some(child);
             }
         }
@@ -343,8 +423,26 @@ impl Mcts {
                 Some(&tabled) => tabled,
                 None => sqrt_ln(node.visits),
             };
-        let best = best_by_ucb(&self.tree.nodes[node.child_range()], explore);
-        (node.tried > 0).then_some(node.first_child as usize + best)
+        if node.tried == 0 {
+            return None;
+        }
+        let first = node.first_child as usize;
+        let children = &self.tree.nodes[node.child_range()];
+        if node.tried < CHOICE_MIN_TRIED {
+            return Some(first + best_by_ucb(children, explore));
+        }
+        let slot = &mut self.choices[index & (CHOICES - 1)];
+        if slot.node == index as u32 && slot.tried == node.tried && explore >= slot.explore {
+            let bound = slot.runner_up + (explore - slot.explore) + CHOICE_MARGIN;
+            if ucb(&children[slot.child as usize], explore) > bound {
+                debug_assert_eq!(best_by_ucb(children, explore), slot.child as usize, "a remembered choice");
+                return Some(first + slot.child as usize);
+            }
+        }
+        let best = best_by_ucb(children, explore);
+        let runner_up = best_score_but(children, explore, best);
+        *slot = Choice { node: index as u32, tried: node.tried, child: best as u8, explore, runner_up };
+        Some(first + best)
     }
 
     /// The move that reached node `index`; unknown at a root whose last move is unknown.
@@ -530,12 +628,15 @@ impl Engine for Mcts {
             return report;
         }
         self.tree.set_root(position);
+        // The tree's nodes may have moved.
+        self.choices.fill(NO_CHOICE);
         self.prove_root_children(position);
         self.history = FRESH_HISTORY;
+        let mut walk = Walk::new(position);
         let mut iterations = 0u64;
         let max = budget.nodes.unwrap_or(u64::MAX);
         while iterations < max && !self.tree.nodes[0].proof.is_known() {
-            self.iterate(position);
+            self.iterate(position.to_move(), &mut walk);
             iterations += 1;
             if iterations.is_multiple_of(CLOCK_INTERVAL)
                 || self.unclocked_solver_nodes >= SOLVER_NODES_PER_CLOCK_READ
@@ -669,6 +770,14 @@ mod tests {
                 }
             }
             assert_eq!(best_by_ucb(&children, explore), first_best, "{} children", children.len());
+            let others = children.iter().enumerate().filter(|&(i, _)| i != first_best);
+            let expected = others.map(|(_, c)| ucb(c, explore)).fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(
+                best_score_but(&children, explore, first_best),
+                expected,
+                "{} children",
+                children.len()
+            );
         }
     }
 
