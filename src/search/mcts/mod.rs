@@ -166,11 +166,10 @@ fn ucb(child: &Node, explore: f32) -> f32 {
 /// for the one before (evidence: `docs/performance.md`, the four-lane selection).
 const UCB_LANES: usize = 4;
 
-/// The index in `children` of the highest [`ucb`] score, the first of equal scores (0 when
-/// there are none). Child `i` goes to lane `i % UCB_LANES`; each lane keeps its first best,
-/// and of the lanes' bests the highest, then the lowest index, is the first best of all.
+/// Each lane's highest [`ucb`] score and the index of its first child with it (minus infinity
+/// and 0 for an empty lane). Child `i` goes to lane `i % UCB_LANES`.
 #[inline]
-fn best_by_ucb(children: &[Node], explore: f32) -> usize {
+fn lane_bests(children: &[Node], explore: f32) -> ([f32; UCB_LANES], [usize; UCB_LANES]) {
     let mut best = [f32::NEG_INFINITY; UCB_LANES];
     let mut at = [0usize; UCB_LANES];
     let chunks = children.chunks_exact(UCB_LANES);
@@ -193,29 +192,48 @@ fn best_by_ucb(children: &[Node], explore: f32) -> usize {
             at[lane] = whole + lane;
         }
     }
+    (best, at)
+}
+
+/// The lane holding the first of the highest scores: the highest, then the lowest index.
+#[inline]
+fn winning_lane(best: &[f32; UCB_LANES], at: &[usize; UCB_LANES]) -> usize {
     let mut winner = 0;
     for lane in 1..UCB_LANES {
         if best[lane] > best[winner] || (best[lane] == best[winner] && at[lane] < at[winner]) {
             winner = lane;
         }
     }
-    at[winner]
+    winner
 }
 
-/// The highest [`ucb`] score in `children` but that of child `skip` (minus infinity when there
-/// is no other), in lanes as [`best_by_ucb`].
+/// The index in `children` of the highest [`ucb`] score, the first of equal scores (0 when
+/// there are none): of the lanes' first bests, the highest, then the lowest index.
 #[inline]
-fn best_score_but(children: &[Node], explore: f32, skip: usize) -> f32 {
-    let mut best = [f32::NEG_INFINITY; UCB_LANES];
-    for (i, chunk) in children.chunks(UCB_LANES).enumerate() {
-        for (lane, child) in chunk.iter().enumerate() {
-            let score = ucb(child, explore);
-            if score > best[lane] && i * UCB_LANES + lane != skip {
-                best[lane] = score;
-            }
+fn best_by_ucb(children: &[Node], explore: f32) -> usize {
+    let (best, at) = lane_bests(children, explore);
+    at[winning_lane(&best, &at)]
+}
+
+/// [`best_by_ucb`], and the highest score of the other children (minus infinity when there
+/// are none): the other lanes' bests, and the winning lane's other children scored again.
+#[inline]
+fn best_and_runner_up(children: &[Node], explore: f32) -> (usize, f32) {
+    let (best, at) = lane_bests(children, explore);
+    let winner = winning_lane(&best, &at);
+    let mut runner_up = f32::NEG_INFINITY;
+    for lane in (0..UCB_LANES).filter(|&lane| lane != winner) {
+        if best[lane] > runner_up {
+            runner_up = best[lane];
         }
     }
-    best.into_iter().fold(f32::NEG_INFINITY, f32::max)
+    for i in (winner..children.len()).step_by(UCB_LANES) {
+        let score = ucb(&children[i], explore);
+        if score > runner_up && i != at[winner] {
+            runner_up = score;
+        }
+    }
+    (at[winner], runner_up)
 }
 
 /// Slots of [`Mcts::choices`], a power of two: enough for the nodes busy at one time.
@@ -439,8 +457,7 @@ impl Mcts {
                 return Some(first + slot.child as usize);
             }
         }
-        let best = best_by_ucb(children, explore);
-        let runner_up = best_score_but(children, explore, best);
+        let (best, runner_up) = best_and_runner_up(children, explore);
         *slot = Choice { node: index as u32, tried: node.tried, child: best as u8, explore, runner_up };
         Some(first + best)
     }
@@ -771,13 +788,9 @@ mod tests {
             }
             assert_eq!(best_by_ucb(&children, explore), first_best, "{} children", children.len());
             let others = children.iter().enumerate().filter(|&(i, _)| i != first_best);
-            let expected = others.map(|(_, c)| ucb(c, explore)).fold(f32::NEG_INFINITY, f32::max);
-            assert_eq!(
-                best_score_but(&children, explore, first_best),
-                expected,
-                "{} children",
-                children.len()
-            );
+            let runner_up = others.map(|(_, c)| ucb(c, explore)).fold(f32::NEG_INFINITY, f32::max);
+            let both = best_and_runner_up(&children, explore);
+            assert_eq!(both, (first_best, runner_up), "{} children", children.len());
         }
     }
 
