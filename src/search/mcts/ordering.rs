@@ -64,6 +64,13 @@ pub(super) fn ranked_moves(
             ((class - near) & contested, false, true),
             (class - near - contested, false, false),
         ] {
+            // A part whose lowest possible key (history rank 0, index 0) would be turned away is
+            // skipped whole: on an open board a class holds dozens of points, and the few near
+            // the last move fill the slots.
+            let lowest = key | ((!is_near as i32) << 16) | ((!is_contested as i32) << 7);
+            if best.turns_away(lowest) {
+                continue;
+            }
             for p in part {
                 best.offer(key | ties(p, is_near, is_contested));
             }
@@ -97,12 +104,18 @@ impl BestKeys {
         BestKeys { keys: [0; 81], len: 0, count: count.min(81) }
     }
 
+    /// Whether `key` would be turned away: the slots are full of lower keys.
+    #[inline]
+    fn turns_away(&self, key: i32) -> bool {
+        self.len == self.count && (self.count == 0 || key >= self.keys[self.len - 1])
+    }
+
     #[inline]
     fn offer(&mut self, key: i32) {
+        if self.turns_away(key) {
+            return;
+        }
         if self.len == self.count {
-            if self.count == 0 || key >= self.keys[self.len - 1] {
-                return;
-            }
             self.len -= 1;
         }
         let mut i = self.len;
