@@ -207,10 +207,25 @@ fn winning_lane(best: &[f32; UCB_LANES], at: &[usize; UCB_LANES]) -> usize {
     winner
 }
 
+/// Below this many children a plain scan inlined in the selection beats the lanes' setup and
+/// call (`docs/performance.md`, the plain scan of small nodes).
+const LANED_CHILDREN: usize = 8;
+
 /// The index in `children` of the highest [`ucb`] score, the first of equal scores (0 when
-/// there are none): of the lanes' first bests, the highest, then the lowest index.
+/// there are none): a plain scan of a few children, else of the lanes' first bests the
+/// highest, then the lowest index.
 #[inline]
 fn best_by_ucb(children: &[Node], explore: f32) -> usize {
+    if children.len() < LANED_CHILDREN {
+        let (mut best, mut best_score) = (0, f32::NEG_INFINITY);
+        for (i, child) in children.iter().enumerate() {
+            let score = ucb(child, explore);
+            if score > best_score {
+                (best, best_score) = (i, score);
+            }
+        }
+        return best;
+    }
     let (best, at) = lane_bests(children, explore);
     at[winning_lane(&best, &at)]
 }
