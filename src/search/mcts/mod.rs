@@ -96,6 +96,8 @@ pub struct Mcts {
     policy_orders: HashMap<u64, (Bitboard, Vec<u8>)>,
     /// The busy nodes' last full scans, by node index modulo [`CHOICES`].
     choices: Vec<Choice>,
+    /// The evaluation's values by mobility, for these parameters.
+    values: eval::ValueTable,
 }
 
 /// The position at the end of the last descent and the moves that reached it. The next
@@ -291,6 +293,7 @@ impl Mcts {
             policy_orders: HashMap::new(),
             sqrt_ln_visits: sqrt_ln_table(),
             choices: vec![NO_CHOICE; CHOICES],
+            values: eval::ValueTable::new(&params),
         }
     }
 
@@ -341,7 +344,7 @@ impl Mcts {
         } else if let Some(proof) = self.solve_small_endgame(index, own | theirs, position) {
             (proof, proof_value(proof))
         } else {
-            (Proof::Unknown, eval::value(position, theirs, own, &self.params))
+            (Proof::Unknown, self.values.value(position, theirs, own, &self.params))
         };
         self.tree.nodes[index].proof = proof;
         self.tree.nodes[index].children = own.count() as u8;
