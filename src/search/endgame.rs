@@ -145,23 +145,24 @@ impl Solver {
     /// Proves whether the side to move of `position` wins; `None` when the budget runs out
     /// first. Results proven earlier stay in the table and speed up later calls.
     pub fn solve(&mut self, position: &Position, budget: &Budget) -> Option<Solution> {
-        let (win, best) = self.search_root(position, budget)?;
+        let (win, best) = self.search_root(&mut position.clone(), budget)?;
         let best = if win { Point::from_index(best) } else { resisting_move(position) };
         Some(Solution { win, best, nodes: self.nodes })
     }
 
     /// Whether the side to move of `position` wins, as [`Solver::solve`] without the move to
-    /// play: the tree search proves its small endgames with it.
-    pub fn wins(&mut self, position: &Position, budget: &Budget) -> Option<bool> {
+    /// play: the tree search proves its small endgames with it. The moves are played on
+    /// `position` and taken back, so it is left as it was, without a copy per call.
+    pub fn wins(&mut self, position: &mut Position, budget: &Budget) -> Option<bool> {
         self.search_root(position, budget).map(|(win, _)| win)
     }
 
     /// [`Solver::search`] from the root of a new call, within `budget`.
-    fn search_root(&mut self, position: &Position, budget: &Budget) -> Option<(bool, u8)> {
+    fn search_root(&mut self, position: &mut Position, budget: &Budget) -> Option<(bool, u8)> {
         self.nodes = 0;
         self.budget = *budget;
         self.aborted = false;
-        self.search(&mut position.clone(), 0)
+        self.search(position, 0)
     }
 
     /// Nodes searched by the last call to [`Solver::solve`] or [`Solver::wins`].
@@ -508,8 +509,10 @@ mod tests {
             let solution = solve(position, &Budget::default()).expect("no budget limit");
             let expected = brute_force_wins(position);
             assert_eq!(solution.win, expected, "verdict differs on\n{position}");
-            let verdict = Solver::new(10).wins(position, &Budget::default());
+            let mut searched = position.clone();
+            let verdict = Solver::new(10).wins(&mut searched, &Budget::default());
             assert_eq!(verdict, Some(expected), "wins differs on\n{position}");
+            assert_eq!((searched.hash(), searched.legal_both()), (position.hash(), position.legal_both()));
             if solution.win {
                 wins += 1;
                 let mut child = position.clone();
@@ -600,6 +603,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_search_out_of_budget_leaves_the_position_as_it_was() {
+        let (mut solver, mut aborted) = (Solver::new(12), 0);
+        for position in endgames(20, 30) {
+            let mut searched = position.clone();
+            if solver.wins(&mut searched, &Budget::nodes(30)).is_none() {
+                assert_eq!(searched, position);
+                assert_eq!(
+                    (searched.hash(), searched.legal_both()),
+                    (position.hash(), position.legal_both())
+                );
+                aborted += 1;
+            }
+        }
+        assert!(aborted > 10, "only {aborted} searches ran out of budget");
     }
 
     #[test]

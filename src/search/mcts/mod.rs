@@ -119,7 +119,7 @@ impl Walk {
 
     /// The position after the moves of `path`, the nodes from the root (`path[0]`) down.
     #[inline]
-    fn to(&mut self, nodes: &[Node], path: &[u32]) -> &Position {
+    fn to(&mut self, nodes: &[Node], path: &[u32]) -> &mut Position {
         let last = &self.nodes[1..=self.undos.len()];
         let shared = last.iter().zip(&path[1..]).take_while(|(a, b)| a == b).count();
         for undo in self.undos[shared..].iter().rev() {
@@ -130,7 +130,7 @@ impl Walk {
             self.undos.push(self.position.play_recorded(nodes[next as usize].point()));
             self.nodes[self.undos.len()] = next;
         }
-        &self.position
+        &mut self.position
     }
 }
 
@@ -331,7 +331,7 @@ impl Mcts {
     /// Scores a new node from its position, proving it when the side to move has no move
     /// (the mover won) or has a move that leaves the mover none (the mover lost).
     #[inline]
-    fn evaluate(&mut self, index: usize, position: &Position) -> f32 {
+    fn evaluate(&mut self, index: usize, position: &mut Position) -> f32 {
         let to_move = position.to_move().index();
         let legal = position.legal_both();
         let (own, theirs) = (legal[to_move], legal[1 - to_move]);
@@ -376,7 +376,12 @@ impl Mcts {
     /// evaluation misjudges small endgames that a few hundred solver nodes settle, and the
     /// proof then reaches the nodes above it.
     #[inline(never)]
-    fn solve_small_endgame(&mut self, index: usize, live: Bitboard, position: &Position) -> Option<Proof> {
+    fn solve_small_endgame(
+        &mut self,
+        index: usize,
+        live: Bitboard,
+        position: &mut Position,
+    ) -> Option<Proof> {
         if index == 0 || live.count() > self.params.tree_solve_points {
             return None;
         }
