@@ -209,11 +209,14 @@ impl Solver {
         if own.is_empty() {
             return LOSS;
         }
-        // Each probe of a child is likely a cache miss: the tags of all the moves' children are
-        // prefetched before the regions are found and the moves scored, so the misses overlap
-        // with that work and each other instead of stalling one after another.
+        // Each probe of a child is likely a cache miss: the tags and the bucket of all the
+        // moves' children are prefetched before the regions are found and the moves scored, so
+        // the misses overlap with that work and each other instead of stalling one after
+        // another (the bucket is read by a matching tag and when the child's result is stored).
         for p in own {
-            self.prefetch(position.hash_after(p));
+            let key = position.hash_after(p);
+            self.prefetch(key);
+            prefetch(self.table.as_ptr().wrapping_add(key as usize & self.mask));
         }
         // This node's own bucket, read when its result is stored.
         prefetch(self.table.as_ptr().wrapping_add(position.hash() as usize & self.mask));
