@@ -18,11 +18,18 @@ pub fn decisive_move(position: &Position) -> Option<Point> {
     find_decisive(position, legal[to_move], legal[1 - to_move])
 }
 
+/// Whether an opponent whose legal set is `theirs` could be left without a legal move by one
+/// move; when not, there is no decisive move.
+#[inline]
+pub fn can_be_closed(theirs: Bitboard) -> bool {
+    theirs.count() <= MOST_POINTS_ONE_MOVE_CLOSES
+}
+
 /// [`decisive_move`] given the legal sets: a move among `own` (the side to move's legal set)
 /// after which the opponent, whose legal set is `theirs`, has no legal move.
 #[inline]
 pub fn find_decisive(position: &Position, own: Bitboard, theirs: Bitboard) -> Option<Point> {
-    if theirs.count() > MOST_POINTS_ONE_MOVE_CLOSES {
+    if !can_be_closed(theirs) {
         return None;
     }
     let opponent = (!position.to_move()).index();

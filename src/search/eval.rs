@@ -19,12 +19,19 @@ pub fn mobility(mover: Bitboard, to_move: Bitboard) -> i32 {
 /// slope [`Params::eval_slope`].
 #[inline]
 pub fn value(position: &Position, mover: Bitboard, to_move: Bitboard, params: &Params) -> f32 {
-    let mut score = mobility(mover, to_move) as f32 - params.eval_tempo;
-    let empty = position.empty();
+    let side = position.to_move();
+    let stones = [position.stones(!side), position.stones(side)];
+    value_of(mobility(mover, to_move), position.empty(), stones, params)
+}
+
+/// [`value`] given the [`mobility`], the empty points and the stones `[of the mover, of the
+/// side to move]`.
+#[inline]
+pub fn value_of(mobility: i32, empty: Bitboard, stones: [Bitboard; 2], params: &Params) -> f32 {
+    let mut score = mobility as f32 - params.eval_tempo;
     if empty.count() <= params.eye_points {
-        let side = position.to_move();
-        let movers_eyes = eyes_among(empty, position.stones(side)).count() as f32;
-        let their_eyes = eyes_among(empty, position.stones(!side)).count() as f32;
+        let movers_eyes = eyes_among(empty, stones[1]).count() as f32;
+        let their_eyes = eyes_among(empty, stones[0]).count() as f32;
         score += params.eye_weight * (movers_eyes - their_eyes);
     }
     logistic(score, params)
@@ -52,13 +59,13 @@ impl ValueTable {
         ValueTable { by_mobility }
     }
 
-    /// [`value`] of `position`.
+    /// [`value_of`].
     #[inline]
-    pub fn value(&self, position: &Position, mover: Bitboard, to_move: Bitboard, params: &Params) -> f32 {
-        if position.empty().count() > params.eye_points {
-            self.by_mobility[(mobility(mover, to_move) + MAX_MOVES as i32) as usize]
+    pub fn value_of(&self, mobility: i32, empty: Bitboard, stones: [Bitboard; 2], params: &Params) -> f32 {
+        if empty.count() > params.eye_points {
+            self.by_mobility[(mobility + MAX_MOVES as i32) as usize]
         } else {
-            value(position, mover, to_move, params)
+            value_of(mobility, empty, stones, params)
         }
     }
 }
@@ -103,11 +110,10 @@ mod tests {
                     let [black, white] = p.legal_both();
                     for (mover, to_move) in [(black, white), (white, black)] {
                         let expected = value(&p, mover, to_move, &params);
-                        assert_eq!(
-                            table.value(&p, mover, to_move, &params).to_bits(),
-                            expected.to_bits(),
-                            "{p}"
-                        );
+                        let side = p.to_move();
+                        let stones = [p.stones(!side), p.stones(side)];
+                        let tabled = table.value_of(mobility(mover, to_move), p.empty(), stones, &params);
+                        assert_eq!(tabled.to_bits(), expected.to_bits(), "{p}");
                     }
                     p.play_unchecked(p.legal_moves().choose(&mut rng).unwrap());
                 }

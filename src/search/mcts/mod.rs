@@ -12,7 +12,7 @@ mod ordering;
 mod tree;
 
 use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
-use crate::rules::tactics::{decisive_move, find_decisive};
+use crate::rules::tactics::{can_be_closed, decisive_move, find_decisive};
 use crate::rules::{Bitboard, Color, Point, Position, Undo};
 use crate::search::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
@@ -317,7 +317,7 @@ impl Mcts {
                 break proof_value(node.proof);
             }
             if node.visits == 0 {
-                break self.evaluate(index, walk.to(&self.tree.nodes, &path[..depth]));
+                break self.evaluate_new(&path[..depth], walk);
             }
             let Some(child) = self.select(&path[..depth], walk) else {
                 // The arena is full: refine what is there by backing the node's value up again.
@@ -326,6 +326,41 @@ impl Mcts {
             index = child;
         };
         self.backup(&path[..depth], value, to_move);
+    }
+
+    /// Scores the new node at the end of `path`: from its parent's position and its move, when
+    /// that is enough (below), else from its own position.
+    ///
+    /// Away from the end of the game only the evaluation can score a node: with more than
+    /// [`Params::endgame_points`] points live the solver and its table are not consulted, and
+    /// an opponent with many legal points cannot be left without one, so there is no decisive
+    /// move. The evaluation needs only the legal sets after the move, which the parent's
+    /// [`Position::move_effects`] gives, and the stones: the move is then neither played nor,
+    /// at the next descent, taken back.
+    #[inline]
+    fn evaluate_new(&mut self, path: &[u32], walk: &mut Walk) -> f32 {
+        let (index, depth) = (*path.last().expect("a new node below the root") as usize, path.len());
+        if depth >= 2 {
+            let parent = walk.to(&self.tree.nodes, &path[..depth - 1]);
+            // Live points are empty: the test that needs no legal sets comes first.
+            if parent.empty().count() > self.params.endgame_points + 1 {
+                let mv = self.tree.nodes[index].point();
+                let after = parent.move_effects().legal_both_after(mv);
+                let mover = parent.to_move();
+                let (own, theirs) = (after[(!mover).index()], after[mover.index()]);
+                if !own.is_empty()
+                    && !can_be_closed(theirs)
+                    && (own | theirs).count() > self.params.endgame_points
+                {
+                    self.tree.nodes[index].children = own.count() as u8;
+                    let bit = Bitboard::from(mv);
+                    let stones = [parent.stones(mover) | bit, parent.stones(!mover)];
+                    let mobility = eval::mobility(theirs, own);
+                    return self.values.value_of(mobility, parent.empty() - bit, stones, &self.params);
+                }
+            }
+        }
+        self.evaluate(index, walk.to(&self.tree.nodes, path))
     }
 
     /// Scores a new node from its position, proving it when the side to move has no move
@@ -344,7 +379,10 @@ impl Mcts {
         } else if let Some(proof) = self.solve_small_endgame(index, own | theirs, position) {
             (proof, proof_value(proof))
         } else {
-            (Proof::Unknown, self.values.value(position, theirs, own, &self.params))
+            let side = position.to_move();
+            let stones = [position.stones(!side), position.stones(side)];
+            let mobility = eval::mobility(theirs, own);
+            (Proof::Unknown, self.values.value_of(mobility, position.empty(), stones, &self.params))
         };
         self.tree.nodes[index].proof = proof;
         self.tree.nodes[index].children = own.count() as u8;
