@@ -356,7 +356,14 @@ impl Mcts {
                     let bit = Bitboard::from(mv);
                     let stones = [parent.stones(mover) | bit, parent.stones(!mover)];
                     let mobility = eval::mobility(theirs, own);
-                    return self.values.value_of(mobility, parent.empty() - bit, stones, &self.params);
+                    let value = self.values.value_of(mobility, parent.empty() - bit, stones, &self.params);
+                    debug_assert_eq!(value, {
+                        let mut leaf = parent.clone();
+                        leaf.play_unchecked(mv);
+                        assert!(find_decisive(&leaf, own, theirs).is_none() && leaf.legal_both() == after);
+                        eval::value(&leaf, theirs, own, &self.params)
+                    });
+                    return value;
                 }
             }
         }
