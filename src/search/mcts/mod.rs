@@ -554,12 +554,14 @@ impl Mcts {
         let mut first = node.first_child as usize;
         if tried == block_capacity(tried, legal) {
             let grown = block_capacity(tried + 1, legal);
-            first = self.tree.grow_block(index, grown)?;
+            if !self.tree.has_room(grown) {
+                return None;
+            }
             // The new slots take the next moves of the ranking, computed again on each
             // growth (every doubling of the block) rather than stored per node.
             // The ranking's ties change with the history, so the tried moves are left out and
             // the new slots take the best of the rest.
-            let tried_moves = self.tree.nodes[first..first + tried]
+            let tried_moves = self.tree.nodes[node.child_range()]
                 .iter()
                 .fold(Bitboard::EMPTY, |set, c| set | Bitboard::from(c.point()));
             let last_move = self.last_move(index);
@@ -587,11 +589,7 @@ impl Mcts {
                 let history = &self.history[position.to_move().index()];
                 ranked_moves(position, grown - tried, near, history, tried_moves)
             };
-            for (slot, &mv) in
-                self.tree.nodes[first + tried..first + grown].iter_mut().zip(&moves[..grown - tried])
-            {
-                *slot = Node { mv, ..Node::default() };
-            }
+            first = self.tree.grow_block(index, &moves[..grown - tried]);
         }
         self.tree.nodes[index].tried += 1;
         Some(first + tried)

@@ -214,19 +214,21 @@ impl Tree {
         self.nodes.truncate(total as usize);
     }
 
-    /// Moves the children block of node `index` to the end of the arena with room for `grown`
-    /// children, its tried children copied first; the block's new first index, or `None` when
-    /// the arena has no room.
-    pub fn grow_block(&mut self, index: usize, grown: usize) -> Option<usize> {
+    /// Whether the arena has room for a block of `size` more nodes.
+    pub fn has_room(&self, size: usize) -> bool {
+        self.nodes.len() + size <= self.capacity
+    }
+
+    /// Moves the children block of node `index` to the end of the arena, its tried children
+    /// first, then new children playing `moves`; the block's new first index. The arena must
+    /// have room ([`Tree::has_room`]).
+    pub fn grow_block(&mut self, index: usize, moves: &[u8]) -> usize {
         let node = self.nodes[index];
-        if self.nodes.len() + grown > self.capacity {
-            return None;
-        }
         let new_first = self.nodes.len();
         self.nodes.extend_from_within(node.child_range());
-        self.nodes.resize(new_first + grown, Node::default());
+        self.nodes.extend(moves.iter().map(|&mv| Node { mv, ..Node::default() }));
         self.nodes[index].first_child = new_first as u32;
-        Some(new_first)
+        new_first
     }
 }
 
