@@ -78,13 +78,15 @@ pub(super) struct Tree {
     root_position: Option<Position>,
     /// The move that reached the root, when the position before it was searched too.
     root_last_move: Option<Point>,
+    /// Nodes of the arena whose memory is already written to (see [`Tree::populate`]).
+    populated: usize,
 }
 
 impl Tree {
     /// An empty tree of at most `memory_bytes`; the arena is reserved on first use.
     pub fn new(memory_bytes: usize) -> Tree {
         let capacity = (memory_bytes / size_of::<Node>()).max(MIN_CAPACITY);
-        Tree { nodes: Vec::new(), capacity, root_position: None, root_last_move: None }
+        Tree { nodes: Vec::new(), capacity, root_position: None, root_last_move: None, populated: 0 }
     }
 
     /// Most nodes the arena may hold.
@@ -122,6 +124,38 @@ impl Tree {
             nodes.reserve_exact(self.capacity);
         }
         self.nodes = nodes;
+        self.populated = 0;
+    }
+
+    /// Makes sure the memory of the first `end` nodes of the arena is backed, a megabyte beyond
+    /// at a time: one system call (Linux's `MADV_POPULATE_WRITE`) instead of a page fault for
+    /// every 4 KiB the growing tree first touches. Elsewhere, or when refused, the pages are
+    /// faulted in as they are touched, as before.
+    #[inline]
+    fn populate(&mut self, end: usize) {
+        if end <= self.populated {
+            return;
+        }
+        const AHEAD: usize = (1 << 20) / size_of::<Node>();
+        let (from, to) = (self.populated, (end + AHEAD).min(self.nodes.capacity()));
+        self.populated = to;
+        #[cfg(target_os = "linux")]
+        {
+            const PAGE: usize = 4096;
+            const MADV_POPULATE_WRITE: libc::c_int = 23;
+            let base = self.nodes.as_mut_ptr() as usize;
+            let first = (base + from * size_of::<Node>()).next_multiple_of(PAGE);
+            let last = (base + to * size_of::<Node>()) / PAGE * PAGE;
+            if last > first {
+                // SAFETY: whole pages inside the arena's own allocation, written with zeros by the
+                // kernel only where not yet backed; nothing there is read before it is written.
+                unsafe {
+                    libc::madvise(first as *mut libc::c_void, last - first, MADV_POPULATE_WRITE);
+                }
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = from;
     }
 
     /// Makes the root hold `position`, keeping the subtree already searched when `position`
@@ -225,6 +259,7 @@ impl Tree {
     pub fn grow_block(&mut self, index: usize, moves: &[u8]) -> usize {
         let node = self.nodes[index];
         let new_first = self.nodes.len();
+        self.populate(new_first + node.tried as usize + moves.len());
         self.nodes.extend_from_within(node.child_range());
         self.nodes.extend(moves.iter().map(|&mv| Node { mv, ..Node::default() }));
         self.nodes[index].first_child = new_first as u32;
