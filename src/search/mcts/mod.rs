@@ -32,7 +32,7 @@ use tree::{block_capacity, Node, Tree};
 pub fn move_order(position: &Position, last_move: Option<Point>, params: &Params) -> Vec<Point> {
     let near = near_last_move(last_move, params.last_move_radius);
     let count = position.legal_moves().count() as usize;
-    let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY);
+    let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY, false).moves;
     order[..count].iter().map(|&i| Point::from_index(i).expect("a board point")).collect()
 }
 
@@ -98,6 +98,8 @@ pub struct Mcts {
     choices: Vec<Choice>,
     /// The evaluation's values by mobility, for these parameters.
     values: eval::ValueTable,
+    /// The node made for the first move of the last ranking, and the legal sets after it.
+    first_ranked: Option<(u32, [Bitboard; 2])>,
 }
 
 /// The position at the end of the last descent and the moves that reached it. The next
@@ -294,6 +296,7 @@ impl Mcts {
             sqrt_ln_visits: sqrt_ln_table(),
             choices: vec![NO_CHOICE; CHOICES],
             values: eval::ValueTable::new(&params),
+            first_ranked: None,
         }
     }
 
@@ -342,10 +345,12 @@ impl Mcts {
         let (index, depth) = (*path.last().expect("a new node below the root") as usize, path.len());
         if depth >= 2 {
             let parent = walk.to(&self.tree.nodes, &path[..depth - 1]);
-            // Live points are empty: the test that needs no legal sets comes first.
-            if parent.empty().count() > self.params.endgame_points + 1 {
+            if self.scored_from_parent(parent) {
                 let mv = self.tree.nodes[index].point();
-                let after = parent.move_effects().legal_both_after(mv);
+                let after = match self.first_ranked.take() {
+                    Some((first, after)) if first as usize == index => after,
+                    _ => parent.move_effects().legal_both_after(mv),
+                };
                 let mover = parent.to_move();
                 let (own, theirs) = (after[(!mover).index()], after[mover.index()]);
                 if !own.is_empty()
@@ -368,6 +373,14 @@ impl Mcts {
             }
         }
         self.evaluate(index, walk.to(&self.tree.nodes, path))
+    }
+
+    /// Whether the children of a node at `position` may be scored from it
+    /// ([`Mcts::evaluate_new`]): only where a child may keep more than
+    /// [`Params::endgame_points`] points live (live points are empty, and one is filled).
+    #[inline]
+    fn scored_from_parent(&self, position: &Position) -> bool {
+        position.empty().count() > self.params.endgame_points + 1
     }
 
     /// Scores a new node from its position, proving it when the side to move has no move
@@ -561,6 +574,7 @@ impl Mcts {
             // growth (every doubling of the block) rather than stored per node.
             // The ranking's ties change with the history, so the tried moves are left out and
             // the new slots take the best of the rest.
+            let mut after_first = None;
             let tried_moves = self.tree.nodes[node.child_range()]
                 .iter()
                 .fold(Bitboard::EMPTY, |set, c| set | Bitboard::from(c.point()));
@@ -587,9 +601,13 @@ impl Mcts {
             } else {
                 let near = near_last_move(last_move, self.params.last_move_radius);
                 let history = &self.history[position.to_move().index()];
-                ranked_moves(position, grown - tried, near, history, tried_moves)
+                let from_parent = self.scored_from_parent(position);
+                let ranking = ranked_moves(position, grown - tried, near, history, tried_moves, from_parent);
+                after_first = ranking.after_first;
+                ranking.moves
             };
             first = self.tree.grow_block(index, &moves[..grown - tried]);
+            self.first_ranked = after_first.map(|after| ((first + tried) as u32, after));
         }
         self.tree.nodes[index].tried += 1;
         Some(first + tried)

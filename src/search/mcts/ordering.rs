@@ -25,7 +25,8 @@ pub(super) fn ranked_moves(
     near_last: Bitboard,
     history: &[PointStats; INDEX_COUNT],
     skip: Bitboard,
-) -> [u8; 81] {
+    sets_after_first: bool,
+) -> Ranking {
     let to_move = position.to_move();
     let effects = position.move_effects();
     let legal = effects.legal_both();
@@ -87,7 +88,16 @@ pub(super) fn ranked_moves(
     for (m, k) in moves.iter_mut().zip(best.sorted()) {
         *m = (k & 0x7f) as u8;
     }
-    moves
+    let first = Point::from_index(moves[0]).filter(|_| sets_after_first && !best.sorted().is_empty());
+    Ranking { moves, after_first: first.map(|p| effects.legal_both_after(p)) }
+}
+
+/// The moves [`ranked_moves`] ranks (bitboard indices, best first), and both colours' legal
+/// sets after the first, `[black, white]`, when asked for and there is one: the child it makes
+/// is scored at once, from them.
+pub(super) struct Ranking {
+    pub(super) moves: [u8; 81],
+    pub(super) after_first: Option<[Bitboard; 2]>,
 }
 
 /// The `count` lowest of the distinct keys offered, kept sorted: a few slots for a new
@@ -233,7 +243,7 @@ mod tests {
                 for count in [81, few] {
                     let count = count.min(expected.len());
                     assert_eq!(
-                        &ranked_moves(&position, count, near, &history, skip)[..count],
+                        &ranked_moves(&position, count, near, &history, skip, false).moves[..count],
                         &expected[..count],
                         "first {count} after {moves:?}"
                     );
