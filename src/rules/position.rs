@@ -149,6 +149,19 @@ pub struct Undo {
     joined: [u8; 4],
 }
 
+impl Undo {
+    /// A record of no move yet, to be filled by [`Position::play_recorded_into`].
+    pub const NONE: Undo = Undo {
+        point: Point::from_index_unchecked(0),
+        safe: [Bitboard::EMPTY; 2],
+        roomy: [Bitboard::EMPTY; 2],
+        atari: [Bitboard::EMPTY; 2],
+        root: Group { stones: Bitboard::EMPTY, liberties: Bitboard::EMPTY },
+        root_id: 0,
+        joined: [NO_GROUP; 4],
+    };
+}
+
 /// A legal NoGo position: the stones, the side to move, and the group bookkeeping that makes
 /// legal sets and `play` cheap. Copy it to branch (copy-make); there is no undo.
 #[derive(Clone)]
@@ -389,11 +402,20 @@ impl Position {
     /// instead of copying it at every branch.
     #[inline]
     pub fn play_recorded(&mut self, p: Point) -> Undo {
+        let mut undo = Undo::NONE;
+        self.play_recorded_into(p, &mut undo);
+        undo
+    }
+
+    /// [`Position::play_recorded`] into `undo`, an undo record kept where it is used (one
+    /// returned by value was copied again, with a call, into a list of them).
+    #[inline]
+    pub fn play_recorded_into(&mut self, p: Point, undo: &mut Undo) {
         debug_assert_eq!(self.check(p), Ok(()), "play_unchecked({p}) is illegal");
         let c = self.to_move.index();
         let o = 1 - c;
         let bit = Bitboard::from(p);
-        let mut undo = Undo {
+        *undo = Undo {
             point: p,
             safe: self.safe,
             roomy: self.roomy,
@@ -458,7 +480,6 @@ impl Position {
 
         self.to_move = !self.to_move;
         self.moves_played += 1;
-        undo
     }
 
     /// Takes back the move `undo` recorded, which must be the last move played on this

@@ -108,29 +108,37 @@ pub struct Mcts {
 /// bench`'s middle game), where a copy of the root replayed the whole path.
 struct Walk {
     position: Position,
+    /// Moves played from the root.
+    depth: usize,
     /// The nodes of the last path: `nodes[i]` reached after `i` moves, `nodes[0]` the root.
     nodes: [u32; MAX_POSITIONS],
-    /// `undos[i]` takes back the move into `nodes[i + 1]`.
-    undos: Vec<Undo>,
+    /// `undos[i]` takes back the move into `nodes[i + 1]`, for `i < depth`.
+    undos: Box<[Undo; MAX_POSITIONS]>,
 }
 
 impl Walk {
     fn new(root: &Position) -> Walk {
-        Walk { position: root.clone(), nodes: [0; MAX_POSITIONS], undos: Vec::with_capacity(MAX_POSITIONS) }
+        Walk {
+            position: root.clone(),
+            depth: 0,
+            nodes: [0; MAX_POSITIONS],
+            undos: Box::new([Undo::NONE; MAX_POSITIONS]),
+        }
     }
 
     /// The position after the moves of `path`, the nodes from the root (`path[0]`) down.
     #[inline]
     fn to(&mut self, nodes: &[Node], path: &[u32]) -> &mut Position {
-        let last = &self.nodes[1..=self.undos.len()];
+        let last = &self.nodes[1..=self.depth];
         let shared = last.iter().zip(&path[1..]).take_while(|(a, b)| a == b).count();
-        for undo in self.undos[shared..].iter().rev() {
+        for undo in self.undos[shared..self.depth].iter().rev() {
             self.position.undo(undo);
         }
-        self.undos.truncate(shared);
+        self.depth = shared;
         for &next in &path[shared + 1..] {
-            self.undos.push(self.position.play_recorded(nodes[next as usize].point()));
-            self.nodes[self.undos.len()] = next;
+            self.position.play_recorded_into(nodes[next as usize].point(), &mut self.undos[self.depth]);
+            self.depth += 1;
+            self.nodes[self.depth] = next;
         }
         &mut self.position
     }
