@@ -644,12 +644,14 @@ impl MoveEffects<'_> {
         let mut their_safe = position.safe[o];
         let mut stones = bit;
         let mut liberties = adjacent & empty;
-        for q in adjacent & (position.stones[c] | position.stones[o]) {
+        for q in adjacent & position.stones[c] {
             let group = position.groups[position.group_of[q.index()] as usize];
-            if position.stones[c].has(q) {
-                stones |= group.stones;
-                liberties |= group.liberties;
-            } else if (group.liberties - bit).has_at_most_one() {
+            stones |= group.stones;
+            liberties |= group.liberties;
+        }
+        for q in adjacent & position.stones[o] {
+            let group = position.groups[position.group_of[q.index()] as usize];
+            if (group.liberties - bit).has_at_most_one() {
                 their_safe -= group.stones;
                 atari[o] |= group.liberties - bit;
             }
