@@ -314,10 +314,10 @@ impl Mcts {
     }
 
     /// One iteration: descend by UCB, score one new node, back its value up. `walk` holds the
-    /// position of the last iteration's path, moved to each node whose position is needed.
+    /// position of the last iteration's path, moved to each node whose position is needed;
+    /// `path` receives the nodes of this one.
     #[inline(never)]
-    fn iterate(&mut self, to_move: Color, walk: &mut Walk) {
-        let mut path = [0u32; MAX_POSITIONS];
+    fn iterate(&mut self, to_move: Color, walk: &mut Walk, path: &mut [u32; MAX_POSITIONS]) {
         let mut depth = 0;
         let mut index = 0usize;
         let value = loop {
@@ -742,10 +742,12 @@ impl Engine for Mcts {
         self.prove_root_children(position);
         self.history = FRESH_HISTORY;
         let mut walk = Walk::new(position);
+        // The nodes of each descent, from the root down: one buffer, not one zeroed for each.
+        let mut path = [0u32; MAX_POSITIONS];
         let mut iterations = 0u64;
         let max = budget.nodes.unwrap_or(u64::MAX);
         while iterations < max && !self.tree.nodes[0].proof.is_known() {
-            self.iterate(position.to_move(), &mut walk);
+            self.iterate(position.to_move(), &mut walk, &mut path);
             iterations += 1;
             if iterations.is_multiple_of(CLOCK_INTERVAL)
                 || self.unclocked_solver_nodes >= SOLVER_NODES_PER_CLOCK_READ
