@@ -163,7 +163,8 @@ impl Undo {
 }
 
 /// A legal NoGo position: the stones, the side to move, and the group bookkeeping that makes
-/// legal sets and `play` cheap. Copy it to branch (copy-make); there is no undo.
+/// legal sets and `play` cheap. Branch by copy and play, or by
+/// [`Position::play_recorded`] and [`Position::undo`].
 #[derive(Clone)]
 pub struct Position {
     stones: [Bitboard; 2],
@@ -982,22 +983,25 @@ mod tests {
     #[test]
     fn undo_takes_back_moves_exactly() {
         // Random walks that play a few moves and take some back, again and again, against the
-        // positions copied before each move.
+        // positions copied before each move. The undo records are reused, as the tree's walk
+        // reuses them, so a field left from an earlier move would show.
         let mut rng = fastrand::Rng::with_seed(29);
         let mut undone = 0;
+        let mut records = vec![Undo::NONE; 400];
         for _ in 0..300 {
             let mut position = Position::new();
-            let mut line: Vec<(Position, Undo)> = Vec::new();
+            let mut before: Vec<Position> = Vec::new();
             for _ in 0..400 {
-                if position.is_terminal() || (!line.is_empty() && rng.u8(0..3) == 0) {
-                    let Some((before, undo)) = line.pop() else { break };
-                    position.undo(&undo);
-                    assert_same(&position, &before);
+                let depth = before.len();
+                if position.is_terminal() || (depth > 0 && rng.u8(0..3) == 0) {
+                    let Some(expected) = before.pop() else { break };
+                    position.undo(&records[depth - 1]);
+                    assert_same(&position, &expected);
                     undone += 1;
                 } else {
-                    let before = position.clone();
-                    let undo = position.play_recorded(position.legal_moves().choose(&mut rng).unwrap());
-                    line.push((before, undo));
+                    before.push(position.clone());
+                    let p = position.legal_moves().choose(&mut rng).unwrap();
+                    position.play_recorded_into(p, &mut records[depth]);
                 }
             }
         }
