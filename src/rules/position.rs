@@ -395,7 +395,8 @@ impl Position {
     /// illegal `p` leaves the bookkeeping inconsistent (checked in debug builds).
     #[inline]
     pub fn play_unchecked(&mut self, p: Point) {
-        self.play_recorded(p);
+        let mut unrecorded = Undo::NONE;
+        self.play_into::<false>(p, &mut unrecorded);
     }
 
     /// [`Position::play_unchecked`], returning what [`Position::undo`] needs to take the move
@@ -412,19 +413,27 @@ impl Position {
     /// returned by value was copied again, with a call, into a list of them).
     #[inline]
     pub fn play_recorded_into(&mut self, p: Point, undo: &mut Undo) {
+        self.play_into::<true>(p, undo);
+    }
+
+    /// The move, written to `undo` when `RECORD` (a plain play leaves out the record's stores).
+    #[inline(always)]
+    fn play_into<const RECORD: bool>(&mut self, p: Point, undo: &mut Undo) {
         debug_assert_eq!(self.check(p), Ok(()), "play_unchecked({p}) is illegal");
         let c = self.to_move.index();
         let o = 1 - c;
         let bit = Bitboard::from(p);
-        *undo = Undo {
-            point: p,
-            safe: self.safe,
-            roomy: self.roomy,
-            atari: self.atari,
-            root: Group::default(),
-            root_id: 0,
-            joined: [NO_GROUP; 4],
-        };
+        if RECORD {
+            *undo = Undo {
+                point: p,
+                safe: self.safe,
+                roomy: self.roomy,
+                atari: self.atari,
+                root: Group::default(),
+                root_id: 0,
+                joined: [NO_GROUP; 4],
+            };
+        }
         self.hash = self.hash_after(p);
         self.stones[c] |= bit;
         let empty = self.empty();
@@ -462,7 +471,9 @@ impl Position {
             }
             stones |= group.stones;
             liberties |= group.liberties;
-            undo.joined[joined] = id as u8;
+            if RECORD {
+                undo.joined[joined] = id as u8;
+            }
             joined += 1;
             // Sizes are counted only when a second group joins (most moves join at most one).
             if root_stones.is_empty() || group.stones.count() > root_stones.count() {
@@ -475,8 +486,10 @@ impl Position {
         for s in relabel {
             self.group_of[s.index()] = root as u8;
         }
-        undo.root = self.groups[root];
-        undo.root_id = root as u8;
+        if RECORD {
+            undo.root = self.groups[root];
+            undo.root_id = root as u8;
+        }
         self.set_group(self.to_move, root, stones, liberties);
 
         self.to_move = !self.to_move;
