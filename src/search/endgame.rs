@@ -63,11 +63,11 @@
 //! one that cost fewer nodes to prove. Beside it a byte per entry holds a tag of the entry's
 //! key (0 when empty): most probes are of positions never proven, and a probe whose tags do
 //! not match reads only the tags (1 MiB, mostly cached, where a read of the table costs about
-//! a tenth of a microsecond) instead of the table. Entries hold the full 64-bit key, not the stones: a
-//! wrong hit needs two positions of one search with equal 64-bit Zobrist keys, a risk of about
-//! `probes / 2^64` (under `1e-10` for a billion probes), accepted. The tree search reads it
-//! too ([`Solver::known`]): after an attempt that ran out of budget, the positions it proved
-//! still score the tree's nodes.
+//! a tenth of a microsecond) instead of the table. Entries hold the full 64-bit key, not the
+//! stones: a wrong hit needs two positions of one search with equal 64-bit Zobrist keys, a
+//! risk of about `probes / 2^64` (under `1e-10` for a billion probes), accepted. The tree
+//! search reads it too ([`Solver::known`]): after an attempt that ran out of budget, the
+//! positions it proved still score the tree's nodes.
 
 use crate::rules::point::MAX_POSITIONS;
 use crate::rules::{Bitboard, Color, Point, Position};
@@ -216,10 +216,10 @@ impl Solver {
         for p in own {
             let key = position.hash_after(p);
             self.prefetch(key);
-            prefetch(self.table.as_ptr().wrapping_add(key as usize & self.mask));
+            self.prefetch_bucket(key);
         }
         // This node's own bucket, read when its result is stored.
-        prefetch(self.table.as_ptr().wrapping_add(position.hash() as usize & self.mask));
+        self.prefetch_bucket(position.hash());
         let regions = self.regions(position, legal)?;
         let (piles, their_piles) = (regions.piles[me.index()], regions.piles[(!me).index()]);
         let pile_move = regions.pile_move[me.index()];
@@ -286,6 +286,12 @@ impl Solver {
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
         prefetch(self.tags.as_ptr().wrapping_add(key as usize & self.mask));
+    }
+
+    /// Starts loading the bucket of `key` itself, read by a matching tag and by a store.
+    #[inline]
+    fn prefetch_bucket(&self, key: u64) {
+        prefetch(self.table.as_ptr().wrapping_add(key as usize & self.mask));
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {

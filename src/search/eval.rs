@@ -19,9 +19,14 @@ pub fn mobility(mover: Bitboard, to_move: Bitboard) -> i32 {
 /// slope [`Params::eval_slope`].
 #[inline]
 pub fn value(position: &Position, mover: Bitboard, to_move: Bitboard, params: &Params) -> f32 {
+    value_of(mobility(mover, to_move), position.empty(), stones_of_sides(position), params)
+}
+
+/// The stones `[of the mover, of the side to move]`, as [`value_of`] takes them.
+#[inline]
+fn stones_of_sides(position: &Position) -> [Bitboard; 2] {
     let side = position.to_move();
-    let stones = [position.stones(!side), position.stones(side)];
-    value_of(mobility(mover, to_move), position.empty(), stones, params)
+    [position.stones(!side), position.stones(side)]
 }
 
 /// [`value`] given the [`mobility`], the empty points and the stones `[of the mover, of the
@@ -57,6 +62,12 @@ impl ValueTable {
             *value = logistic((i as i32 - MAX_MOVES as i32) as f32 - params.eval_tempo, params);
         }
         ValueTable { by_mobility }
+    }
+
+    /// [`value`].
+    #[inline]
+    pub fn value(&self, position: &Position, mover: Bitboard, to_move: Bitboard, params: &Params) -> f32 {
+        self.value_of(mobility(mover, to_move), position.empty(), stones_of_sides(position), params)
     }
 
     /// [`value_of`].
@@ -110,9 +121,7 @@ mod tests {
                     let [black, white] = p.legal_both();
                     for (mover, to_move) in [(black, white), (white, black)] {
                         let expected = value(&p, mover, to_move, &params);
-                        let side = p.to_move();
-                        let stones = [p.stones(!side), p.stones(side)];
-                        let tabled = table.value_of(mobility(mover, to_move), p.empty(), stones, &params);
+                        let tabled = table.value(&p, mover, to_move, &params);
                         assert_eq!(tabled.to_bits(), expected.to_bits(), "{p}");
                     }
                     p.play_unchecked(p.legal_moves().choose(&mut rng).unwrap());

@@ -407,10 +407,7 @@ impl Mcts {
         } else if let Some(proof) = self.solve_small_endgame(index, own | theirs, position) {
             (proof, proof_value(proof))
         } else {
-            let side = position.to_move();
-            let stones = [position.stones(!side), position.stones(side)];
-            let mobility = eval::mobility(theirs, own);
-            (Proof::Unknown, self.values.value_of(mobility, position.empty(), stones, &self.params))
+            (Proof::Unknown, self.values.value(position, theirs, own, &self.params))
         };
         self.tree.nodes[index].proof = proof;
         self.tree.nodes[index].children = own.count() as u8;
