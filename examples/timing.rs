@@ -56,10 +56,10 @@ fn main() {
             let mut nodes = 0;
             for record in &games {
                 let Some(played) = (0..record.moves.len()).find(|&m| 81 - m as u64 <= n) else { continue };
-                let mut position = position(record, played);
+                let position = position(record, played);
                 let start = Instant::now();
                 let mut solver = Solver::new(DEFAULT_TABLE_BITS);
-                solver.wins(&mut position, &Budget::default());
+                solver.wins(&position, &Budget::default());
                 elapsed += start.elapsed();
                 nodes += solver.nodes();
             }

@@ -27,13 +27,12 @@ enum TurningPoint {
 fn turning_point(record: &GameRecord, loser: Color, solver: &mut Solver, nodes: u64) -> TurningPoint {
     let mut lost_by = None;
     for played in (0..record.moves.len()).rev() {
-        let mut position =
-            Position::from_moves(record.moves[..played].iter().copied()).expect("a legal record");
+        let position = Position::from_moves(record.moves[..played].iter().copied()).expect("a legal record");
         if position.to_move() != loser {
             continue;
         }
         let (move_number, empty) = (played + 1, (position.empty() & Bitboard::FULL).count());
-        match solver.wins(&mut position, &Budget::nodes(nodes)) {
+        match solver.wins(&position, &Budget::nodes(nodes)) {
             Some(true) => return TurningPoint::ThrownAway { move_number, empty },
             Some(false) => lost_by = Some((move_number, empty)),
             None => return TurningPoint::LostBy { lost: lost_by, unproven: Some((move_number, empty)) },

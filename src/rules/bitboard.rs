@@ -215,7 +215,7 @@ impl Bitboard {
     /// The points of the set in board order.
     #[inline]
     pub fn iter(self) -> Points {
-        Points(self.0)
+        Points { low: self.0 as u64, high: (self.0 >> 64) as u64 }
     }
 }
 
@@ -267,23 +267,33 @@ impl FromIterator<Point> for Bitboard {
     }
 }
 
-/// Iterator over the points of a [`Bitboard`], in board order.
+/// Iterator over the points of a [`Bitboard`], in board order: the low 64 bits, then the
+/// high ones (one machine word at a time is cheaper than 128-bit steps).
 #[derive(Clone)]
-pub struct Points(u128);
+pub struct Points {
+    low: u64,
+    high: u64,
+}
 
 impl Iterator for Points {
     type Item = Point;
     #[inline]
     fn next(&mut self) -> Option<Point> {
-        if self.0 == 0 {
+        let index = if self.low != 0 {
+            let index = self.low.trailing_zeros();
+            self.low &= self.low - 1;
+            index
+        } else if self.high != 0 {
+            let index = 64 + self.high.trailing_zeros();
+            self.high &= self.high - 1;
+            index
+        } else {
             return None;
-        }
-        let index = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Point::from_index_unchecked(index))
+        };
+        Some(Point::from_index_unchecked(index as u8))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = (self.low.count_ones() + self.high.count_ones()) as usize;
         (n, Some(n))
     }
 }

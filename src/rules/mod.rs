@@ -7,6 +7,7 @@
 
 pub mod bitboard;
 pub mod game;
+mod group_ids;
 pub mod point;
 pub mod position;
 pub mod tactics;
@@ -14,7 +15,7 @@ pub mod tactics;
 pub use bitboard::Bitboard;
 pub use game::{Game, GameResult};
 pub use point::{Color, CoordError, Point};
-pub use position::{HistoryError, MoveEffects, PlayError, Position, SetupError, Undo};
+pub use position::{HistoryError, MoveEffects, PlayError, Position, SetupError};
 
 /// Plays a random game from the empty board, uniform among the legal moves until the side to
 /// move has none, calling `on_move` with each move; returns the final position. The rules

@@ -13,7 +13,7 @@ mod tree;
 
 use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
 use crate::rules::tactics::{can_be_closed, decisive_move, find_decisive};
-use crate::rules::{Bitboard, Color, Point, Position, Undo};
+use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::eval;
@@ -102,45 +102,42 @@ pub struct Mcts {
     first_ranked: Option<(u32, [Bitboard; 2])>,
 }
 
-/// The position at the end of the last descent and the moves that reached it. The next
-/// descent takes back only the moves below the node where its path leaves the last one and
-/// plays only its own below it (consecutive paths share 4.6 of their 7.8 moves in `nogo
-/// bench`'s middle game), where a copy of the root replayed the whole path.
+/// The positions along the last descent and the nodes that reached them. The next descent
+/// keeps the positions down to the node where its path leaves the last one and plays only its
+/// own moves below it, each on a copy of the position above (consecutive paths share 4.6 of
+/// their 7.8 moves in `nogo bench`'s middle game).
 struct Walk {
-    position: Position,
+    /// `positions[i]` after `i` moves from the root, for `i <= depth`.
+    positions: Box<[Position]>,
     /// Moves played from the root.
     depth: usize,
     /// The nodes of the last path: `nodes[i]` reached after `i` moves, `nodes[0]` the root.
     nodes: [u32; MAX_POSITIONS],
-    /// `undos[i]` takes back the move into `nodes[i + 1]`, for `i < depth`.
-    undos: Box<[Undo; MAX_POSITIONS]>,
 }
 
 impl Walk {
     fn new(root: &Position) -> Walk {
         Walk {
-            position: root.clone(),
+            positions: vec![root.clone(); MAX_POSITIONS].into_boxed_slice(),
             depth: 0,
             nodes: [0; MAX_POSITIONS],
-            undos: Box::new([Undo::NONE; MAX_POSITIONS]),
         }
     }
 
     /// The position after the moves of `path`, the nodes from the root (`path[0]`) down.
     #[inline]
-    fn to(&mut self, nodes: &[Node], path: &[u32]) -> &mut Position {
+    fn to(&mut self, nodes: &[Node], path: &[u32]) -> &Position {
         let last = &self.nodes[1..=self.depth];
-        let shared = last.iter().zip(&path[1..]).take_while(|(a, b)| a == b).count();
-        for undo in self.undos[shared..self.depth].iter().rev() {
-            self.position.undo(undo);
-        }
-        self.depth = shared;
-        for &next in &path[shared + 1..] {
-            self.position.play_recorded_into(nodes[next as usize].point(), &mut self.undos[self.depth]);
+        self.depth = last.iter().zip(&path[1..]).take_while(|(a, b)| a == b).count();
+        for &next in &path[self.depth + 1..] {
+            let (above, below) = self.positions.split_at_mut(self.depth + 1);
+            let position = &mut below[0];
+            position.clone_from(&above[self.depth]);
+            position.play_unchecked(nodes[next as usize].point());
             self.depth += 1;
             self.nodes[self.depth] = next;
         }
-        &mut self.position
+        &self.positions[self.depth]
     }
 }
 
@@ -394,7 +391,7 @@ impl Mcts {
     /// Scores a new node from its position, proving it when the side to move has no move
     /// (the mover won) or has a move that leaves the mover none (the mover lost).
     #[inline]
-    fn evaluate(&mut self, index: usize, position: &mut Position) -> f32 {
+    fn evaluate(&mut self, index: usize, position: &Position) -> f32 {
         let to_move = position.to_move().index();
         let legal = position.legal_both();
         let (own, theirs) = (legal[to_move], legal[1 - to_move]);
@@ -439,12 +436,7 @@ impl Mcts {
     /// evaluation misjudges small endgames that a few hundred solver nodes settle, and the
     /// proof then reaches the nodes above it.
     #[inline(never)]
-    fn solve_small_endgame(
-        &mut self,
-        index: usize,
-        live: Bitboard,
-        position: &mut Position,
-    ) -> Option<Proof> {
+    fn solve_small_endgame(&mut self, index: usize, live: Bitboard, position: &Position) -> Option<Proof> {
         if index == 0 || live.count() > self.params.tree_solve_points {
             return None;
         }
