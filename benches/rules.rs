@@ -3,7 +3,7 @@
 //!
 //! - `legal_both/*`: both colours' legal sets.
 //! - `play/*`: one legal move played on a fresh copy of the position. The copies are made
-//!   outside the timed part (`iter_batched_ref`, 64 at a time so they stay in the L2 cache).
+//!   outside the timed part (`iter_batched_ref`, 64 at a time so they stay in the cache).
 //! - `clone/middle_game` times the copy alone, and `copy_make/middle_game` a copy then a move,
 //!   the way the search branches (this also pays for reading fields just written by the copy).
 //! - `random_game`: one whole game from the empty board, uniform among the legal moves until
@@ -11,7 +11,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 // Criterion passes what a routine returns through its own `black_box`, volatile loads of the
-// whole value: 3 KB for a `Position`, more than the work measured. So routines return small
+// whole value: 416 bytes for a `Position`, more than the work measured. So routines return small
 // values, and `std::hint::black_box` keeps copies alive.
 use nogo::rules::random_game;
 use nogo::tools::bench::{position, ENDGAME, MIDDLE_GAME, OPENING};
@@ -21,7 +21,7 @@ use std::hint::black_box;
 const FIXTURES: [(&str, &str); 3] =
     [("opening", OPENING), ("middle_game", MIDDLE_GAME), ("endgame", ENDGAME)];
 
-/// Copies per timed batch in `play`: 64 positions of about 3 KB stay in the L2 cache.
+/// Copies per timed batch in `play`: 64 positions of 416 bytes stay in the cache.
 const PLAY_BATCH: u64 = 64;
 
 fn legal_sets(c: &mut Criterion) {

@@ -19,8 +19,9 @@ PHASES = [
     ("endgame solver (tree proofs, table probes)",
      ("Solver::", "endgame::", "solve_small_endgame", "known_proof")),
     ("ranking and widening (children ordered, blocks grown)", ("ranked_moves", "try_next", "grow_block")),
-    # Before the phases that call them: a descent moves its position by play and undo.
-    ("plays on the way down (and undoing them)", ("play_unchecked", "play_recorded", "Walk::to", "::undo")),
+    # Before the phases that call them: a descent copies and plays a position per level (the
+    # builds of 9135af6 to 23329a1 played and took moves back on one).
+    ("plays on the way down (copies and plays)", ("play_unchecked", "play_recorded", "Walk::to", "::undo")),
     ("decisive-move test at new nodes", ("find_decisive", "decisive_move")),
     ("evaluation of new nodes", ("evaluate", "eval::value", " value\n", "value_of", "legal_both")),
     ("backup (statistics, proofs, history)", ("backup", "update", "record", "all_children_lost")),
