@@ -416,13 +416,13 @@ impl Position {
 
         // Take the liberty from adjacent opponent groups, once from each; a group left with
         // two is no longer roomy (and which two is worked out), one with one is in atari.
-        let mut seen = [NO_GROUP; 3];
+        let mut seen = [NO_GROUP; 4];
         for (q, first_seen) in (adjacent & self.stones[o]).into_iter().zip(0..) {
             let id = self.group_ids.get(q);
             if seen[..first_seen].contains(&id) {
                 continue;
             }
-            seen[first_seen.min(2)] = id;
+            seen[first_seen] = id;
             let liberties = &mut self.liberties[id as usize];
             liberties.lose(p);
             if liberties.count == 2 {
@@ -436,15 +436,24 @@ impl Position {
             }
         }
 
-        // Join the adjacent own groups under the id of the first.
+        self.join_own_groups(p, adjacent, empty);
+        self.to_move = !self.to_move;
+        self.moves_played += 1;
+    }
+
+    /// Joins the new stone on `p` (whose neighbours are `adjacent`; `empty` the empty points
+    /// after it) and the adjacent groups of the side to move under the id of the first, and
+    /// places the group in the summaries.
+    #[inline(always)]
+    fn join_own_groups(&mut self, p: Point, adjacent: Bitboard, empty: Bitboard) {
+        let c = self.to_move.index();
+        let bit = Bitboard::from(p);
         let own = adjacent & self.stones[c];
         let Some(first) = own.first() else {
             self.group_ids.set(p, p.index() as u8);
             let liberties = adjacent & empty;
             self.liberties[p.index()] = Liberties::of(liberties);
             self.classify(self.to_move, bit, liberties);
-            self.to_move = !self.to_move;
-            self.moves_played += 1;
             return;
         };
         let root = self.group_ids.get(first);
@@ -452,7 +461,6 @@ impl Position {
         for (q, slot) in (own - Bitboard::from(first)).into_iter().zip(0..) {
             others[slot] = self.group_ids.get(q);
         }
-        let before = self.liberties[root as usize];
         let merged = others != [root; 3];
         self.group_ids.set(p, root);
         if !merged {
@@ -466,20 +474,17 @@ impl Position {
                 }
             }
             let gained = (adjacent & empty) - already;
-            let count = before.count - 1 + gained.count() as u8;
-            let before = before.count;
-            if count >= 2 && before >= 2 && (count >= 3) == (before >= 3) {
-                let liberties = &mut self.liberties[root as usize];
-                liberties.count = count;
-                if count == 2 {
+            let liberties = &mut self.liberties[root as usize];
+            let (before, after) = (liberties.count, liberties.count - 1 + gained.count() as u8);
+            if after >= 2 && before >= 2 && (after >= 3) == (before >= 3) {
+                liberties.count = after;
+                if after == 2 {
                     liberties.index_xor ^= p.index() as u8 ^ index_xor(gained);
                 }
                 self.safe[c] |= bit;
-                if count >= 3 {
+                if after >= 3 {
                     self.roomy[c] |= bit;
                 }
-                self.to_move = !self.to_move;
-                self.moves_played += 1;
                 return;
             }
         }
@@ -487,8 +492,6 @@ impl Position {
         let liberties = stones.neighbors() & empty;
         self.liberties[root as usize] = Liberties::of(liberties);
         self.classify(self.to_move, stones, liberties);
-        self.to_move = !self.to_move;
-        self.moves_played += 1;
     }
 
     /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
@@ -558,14 +561,10 @@ impl Position {
 
     /// The stones of the group on `p` and its liberties, if `p` holds a stone.
     pub fn group_at(&self, p: Point) -> Option<(Bitboard, Bitboard)> {
-        self.stone_at(p).map(|_| self.group(p))
-    }
-
-    /// The stones and liberties of the group on the stone `p`.
-    #[inline]
-    fn group(&self, p: Point) -> (Bitboard, Bitboard) {
-        let stones = self.group_ids.members(self.group_ids.get(p));
-        (stones, stones.neighbors() & self.empty())
+        self.stone_at(p).map(|_| {
+            let stones = self.group_ids.members(self.group_ids.get(p));
+            (stones, stones.neighbors() & self.empty())
+        })
     }
 }
 
