@@ -116,6 +116,9 @@ pub struct Solver {
     /// Index mask selecting a bucket's first entry (always even).
     mask: usize,
     killers: [u8; MAX_POSITIONS],
+    /// Per ply, the moves of the node being expanded with their scores: kept here so that a
+    /// node does not initialise an array of 81 on the stack.
+    orders: Box<[[(i32, Point); 81]]>,
     nodes: u64,
     budget: Budget,
     aborted: bool,
@@ -136,6 +139,7 @@ impl Solver {
             tags: vec![0; size],
             mask: (size - 1) & !1,
             killers: [u8::MAX; MAX_POSITIONS],
+            orders: vec![[(0, Point::from_index_unchecked(0)); 81]; MAX_POSITIONS].into_boxed_slice(),
             nodes: 0,
             budget: Budget::default(),
             aborted: false,
@@ -237,8 +241,6 @@ impl Solver {
         if let Some(p) = pile_move {
             candidates |= Bitboard::from(p);
         }
-        // The moves by score, on the stack: no allocation per node.
-        let mut order = [(0i32, Point::from_index_unchecked(0)); 81];
         let mut len = 0;
         let killer = self.killers[ply];
         let effects = position.move_effects();
@@ -250,12 +252,12 @@ impl Solver {
                 return Some((true, p.index() as u8));
             }
             let score = if p.index() as u8 == killer { i32::MIN } else { mobility_score(after, me) };
-            order[len] = (score, p);
+            self.orders[ply][len] = (score, p);
             len += 1;
         }
-        let order = &mut order[..len];
-        order.sort_unstable_by_key(|&(score, _)| score);
-        for &mut (_, p) in order {
+        self.orders[ply][..len].sort_unstable_by_key(|&(score, _)| score);
+        for i in 0..len {
+            let p = self.orders[ply][i].1;
             let mut child = position.clone();
             child.play_unchecked(p);
             let (child_wins, _) = self.search(&child, ply + 1)?;
