@@ -229,6 +229,11 @@ fn compare_play(engine: &Position, reference: &Reference, x: usize, y: usize, tr
                     "legal after ({x}, {y}), {trace}"
                 );
             }
+            assert_eq!(
+                effects.leaves_opponent_no_move(point(x, y)),
+                placed.legal(other(engine.to_move())).is_empty(),
+                "leaves_opponent_no_move ({x}, {y}), {trace}"
+            );
             if effects.quiet().has(point(x, y)) {
                 let mover = engine.to_move();
                 let lead = |mine: usize, theirs: usize| mine as i64 - theirs as i64;

@@ -620,6 +620,20 @@ impl MoveEffects<'_> {
         gains
     }
 
+    /// Whether the side to move's move `p` (legal) leaves the opponent no legal point. Besides
+    /// `p` and its neighbours, a move takes from the opponent only the last liberties it
+    /// leaves: one for each adjacent opponent group with two, one for its own group. Most moves
+    /// leave more legal points than that, so they are turned away without the sets after them.
+    #[inline]
+    pub fn leaves_opponent_no_move(&self, p: Point) -> bool {
+        let position = self.position;
+        let o = 1 - position.to_move.index();
+        let adjacent = ADJACENT[p.index()];
+        let far = self.legal[o] - adjacent - Bitboard::from(p);
+        far.count() <= (adjacent & (position.safe[o] - position.roomy[o])).count() + 1
+            && self.legal_both_after(p)[o].is_empty()
+    }
+
     /// Both colours' legal sets, `[black, white]`, after the side to move plays `p` (which
     /// must be legal).
     #[inline]

@@ -32,9 +32,8 @@ pub fn find_decisive(position: &Position, own: Bitboard, theirs: Bitboard) -> Op
     if !can_be_closed(theirs) {
         return None;
     }
-    let opponent = (!position.to_move()).index();
     let effects = position.move_effects();
-    own.iter().find(|&p| effects.legal_both_after(p)[opponent].is_empty())
+    own.iter().find(|&p| effects.leaves_opponent_no_move(p))
 }
 
 /// The eyes of `owner`: empty points whose every on-board neighbour is one of its stones. The
