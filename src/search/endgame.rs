@@ -41,21 +41,22 @@
 //!
 //! # Cost and reach
 //!
-//! About 0.5 µs per node on the quiet machine (the legal sets after each candidate from
+//! About 0.2 µs per node (the legal sets after each candidate from
 //! [`Position::move_effects`], one copy and `play` per child searched, the region scan, a
 //! table probe): `cargo run --release --example solver_reach -- 20 20000 33` proved its 20
-//! positions in 583,075 nodes and 292 ms (346 ms when each candidate was played on a copy).
+//! positions in 1,590,331 nodes and 313 ms (build of `2e74059`, 2026-11-25; 0.5 µs a node
+//! for the 3 KB position of earlier builds).
 //! The table is 16 MiB, so its probes miss the cache: probing all candidates' children
 //! before scoring any lets the misses overlap. That cut the time of the same 11,243,931 nodes
 //! (full solves of the positions at 24 empty points of 20 arena games, the `timing` example's
 //! `solve 24`) from 6.4 to 7.3 s to 4.7 to 5.0 s (four runs each, alternated).
-//! At 33 ms a position (half of a 0.1 s turn's budget) the median reach is 21 empty points
-//! (19 to 24). `cargo run --release --example solver_reach` (50 mcts self-play games
+//! At 33 ms a position (half of a 0.1 s turn's budget) the median reach is 23 empty points
+//! (20 to 26). `cargo run --release --example solver_reach` (50 mcts self-play games
 //! at 20000 nodes a move, two random opening moves) proves, within 0.5 s from a fresh table,
-//! positions with a median of 26 to 27 empty points over three runs on the loaded machine (22
-//! legal for either side), 17 to 17.5 moves before the end of games of 72 moves; the range
-//! over the games is 22 to 31. One solver kept across the turns of a game (its table reused)
-//! first proves the game at a median of 27 empty points, 18 moves before the end.
+//! positions with a median of 26 empty points (22 legal for either side), 18 moves before the
+//! end of games of 73 moves; the range over the games is 21 to 30. One solver kept across the
+//! turns of a game (its table reused) first proves the game at the same median, 26 empty
+//! points (same build and date).
 //!
 //! # Transposition table
 //!
