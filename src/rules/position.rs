@@ -2,8 +2,8 @@
 //!
 //! Stones never leave the board in NoGo, so groups only merge and liberties only shrink. Each
 //! point keeps its group's id, from which a group's stones are found in a few instructions
-//! ([`GroupIds`]), and each group its liberty count and, with two or one, which they are; each
-//! colour keeps summaries that make the legal set closed-form:
+//! (`src/rules/group_ids.rs`), and each group its liberty count and, with two or one, which
+//! they are; each colour keeps summaries that make the legal set closed-form:
 //!
 //! `legal(c) = E & (N(E) | N(safe[c])) & !atari[opponent]`
 //!

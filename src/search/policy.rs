@@ -154,9 +154,10 @@ impl std::fmt::Display for WeightsError {
 pub const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/policy.bin");
 
 impl Network {
-    /// The network of a weights file: [`MAGIC`], then little-endian `u32`s planes, width and
-    /// hidden layers, then `f32`s: the input convolution's weights (kernel cell, plane,
-    /// channel) and biases, each hidden layer's the same way, the head's weights and bias.
+    /// The network of a weights file: the 8 bytes `NOGOPOL1`, then little-endian `u32`s
+    /// planes, width and hidden layers, then `f32`s: the input convolution's weights (kernel
+    /// cell, plane, channel) and biases, each hidden layer's the same way, the head's weights
+    /// and bias.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, WeightsError> {
         let err = |what: &str| WeightsError(what.to_string());
         if bytes.len() < 20 || &bytes[..8] != MAGIC {
