@@ -622,8 +622,9 @@ impl MoveEffects<'_> {
 
     /// Whether the side to move's move `p` (legal) leaves the opponent no legal point. Besides
     /// `p` and its neighbours, a move takes from the opponent only the last liberties it
-    /// leaves: one for each adjacent opponent group with two, one for its own group. Most moves
-    /// leave more legal points than that, so they are turned away without the sets after them.
+    /// leaves: one for each adjacent opponent group with two (counted here by its stones next
+    /// to `p`, at least one a group), one for its own group. Most moves leave more legal points
+    /// than that, so they are turned away without the sets after them.
     #[inline]
     pub fn leaves_opponent_no_move(&self, p: Point) -> bool {
         let position = self.position;
