@@ -9,6 +9,9 @@
 //! - `random_game`: one whole game from the empty board, uniform among the legal moves until
 //!   the side to move has none (seeded, so every run times the same sequence of games).
 
+// `criterion_group!` makes a public `fn benches` to which no doc comment can be attached.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 // Criterion passes what a routine returns through its own `black_box`, volatile loads of the
 // whole value: 416 bytes for a `Position`, more than the work measured. So routines return small

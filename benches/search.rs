@@ -3,6 +3,9 @@
 //! `cargo bench --bench search`. Iterations per second = NODES / the median time. Also the
 //! policy network's cost per position: its planes, and its planes and scores.
 
+// `criterion_group!` makes a public `fn benches` to which no doc comment can be attached.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use nogo::search::engine::{Budget, Engine};
 use nogo::search::mcts::Mcts;

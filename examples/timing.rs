@@ -9,6 +9,8 @@
 //! Prints the total time and what must not change when only speed does: the search's moves and
 //! iterations folded into a checksum, or the solver's nodes. Alternate runs of two builds: the
 //! machine's speed swings between runs.
+mod common;
+
 use nogo::protocols::sgf::GameRecord;
 use nogo::search::endgame::{Solver, DEFAULT_TABLE_BITS};
 use nogo::search::engine::{Budget, Engine};
@@ -24,13 +26,7 @@ fn main() {
         std::process::exit(2);
     };
     let n: u64 = n.parse().expect("N is a whole number");
-    let games: Vec<GameRecord> = nogo::protocols::sgf::record_paths(std::path::Path::new(dir))
-        .expect("a directory of SGF records")
-        .iter()
-        .map(|path| {
-            GameRecord::from_sgf(&std::fs::read_to_string(path).expect("readable")).expect("an SGF record")
-        })
-        .collect();
+    let games: Vec<GameRecord> = common::read_records(dir).into_iter().map(|(_, record)| record).collect();
     let position = |record: &GameRecord, played: usize| {
         Position::from_moves(record.moves[..played].iter().copied()).expect("a legal record")
     };

@@ -10,6 +10,8 @@
 //!   or there.
 //!
 //! The last line counts the two kinds.
+mod common;
+
 use nogo::protocols::sgf::GameRecord;
 use nogo::search::endgame::Solver;
 use nogo::search::engine::Budget;
@@ -48,13 +50,10 @@ fn main() {
         std::process::exit(2);
     }
     let (name, nodes) = (&args[2], args[3].parse::<u64>().expect("NODES: a whole number"));
-    let paths = nogo::protocols::sgf::record_paths(std::path::Path::new(&args[1]))
-        .expect("a directory of SGF records");
+    let records = common::read_records(&args[1]);
     let mut solver = Solver::new(24);
     let (mut thrown_away, mut lost_by) = (0, 0);
-    for path in paths {
-        let record = GameRecord::from_sgf(&std::fs::read_to_string(&path).expect("a readable record"))
-            .expect("an arena record");
+    for (path, record) in records {
         let Some(result) = &record.result else { continue };
         let loser = !result.winner;
         if name != if loser == Color::Black { &record.black } else { &record.white } {

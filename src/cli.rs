@@ -3,10 +3,12 @@
 use clap::{Parser, Subcommand};
 use std::time::Instant;
 
+/// The whole command line.
 #[derive(Parser, Debug)]
 #[command(name = "nogo", version, about = "9x9 NoGo engine and Botzone bot", long_about = None)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// The tool to run; none for the bot.
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Without a subcommand: the Botzone bot, reading its input on stdin.
@@ -14,6 +16,7 @@ pub struct Cli {
     pub bot: crate::protocols::botzone::Options,
 }
 
+/// The subcommands: the tools.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Search fixed positions for a fixed number of iterations; print the signature and speed.
@@ -21,6 +24,7 @@ pub enum Command {
         /// Iterations per position.
         #[arg(long, default_value_t = crate::tools::bench::DEFAULT_NODES)]
         nodes: u64,
+        /// The search's tunables (`--set`).
         #[command(flatten)]
         search: crate::engines::SearchSettings,
     },

@@ -69,6 +69,7 @@ pub struct AlphaBetaEngine {
 }
 
 impl AlphaBetaEngine {
+    /// An engine whose move order is drawn from `seed`.
     pub fn new(seed: u64) -> AlphaBetaEngine {
         AlphaBetaEngine { rng: fastrand::Rng::with_seed(seed) }
     }

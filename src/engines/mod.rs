@@ -71,6 +71,7 @@ pub struct EngineArgs {
     /// The engine that chooses the moves.
     #[arg(long, value_enum, default_value_t = EngineKind::Mcts)]
     pub engine: EngineKind,
+    /// The search's tunables (`--set`).
     #[command(flatten)]
     pub search: SearchSettings,
 }

@@ -10,6 +10,7 @@ pub struct RandomEngine {
 }
 
 impl RandomEngine {
+    /// An engine whose choices are drawn from `seed`.
     pub fn new(seed: u64) -> RandomEngine {
         RandomEngine { rng: fastrand::Rng::with_seed(seed) }
     }

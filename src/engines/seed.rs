@@ -18,7 +18,7 @@
 //! score on the seed's own scale. The tree is built afresh for every move, as the reference
 //! describes no reuse.
 
-use crate::rules::point::MAX_POSITIONS;
+use crate::rules::point::{MAX_MOVES, MAX_POSITIONS};
 use crate::rules::{Bitboard, Point, Position};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::eval;
@@ -29,7 +29,7 @@ use std::time::Instant;
 pub const EXPLORATION: f64 = 0.1;
 /// The value of a won position for the side that just moved. A non-terminal mobility counts
 /// at most the 80 empty points left after a stone, so 81 is above all of them.
-pub const WIN: i64 = 81;
+pub const WIN: i64 = MAX_MOVES as i64;
 /// Tree nodes kept at most (24 bytes each, about 100 MB); the search stops when full. One node
 /// is added per iteration, so this is several seconds of search.
 const MAX_NODES: usize = 4_000_000;
@@ -91,6 +91,7 @@ pub struct SeedEngine {
 }
 
 impl SeedEngine {
+    /// An engine with an empty tree.
     pub fn new() -> SeedEngine {
         SeedEngine::default()
     }

@@ -13,7 +13,6 @@ use crate::rules::point::SIZE;
 use crate::rules::{Color, Game, Point};
 use crate::search::engine::{Budget, Engine, Report};
 use crate::search::mcts::Mcts;
-use crate::search::params::Params;
 use crate::search::time::{self, GameClock, Remaining, TimeSettings};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
@@ -24,6 +23,7 @@ use std::time::Instant;
 /// `nogo gtp` options.
 #[derive(clap::Args, Debug, Clone)]
 pub struct GtpArgs {
+    /// The engine and its limits.
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -70,8 +70,11 @@ const ANALYZE_COMMANDS: &str = "gfx/Visits/nogo-visits\ngfx/Win estimate/nogo-wi
 /// One command line: the optional numeric id, the command name and its arguments.
 #[derive(Debug, PartialEq)]
 pub struct Command {
+    /// The id the reply repeats, if the line gave one.
     pub id: Option<u64>,
+    /// The command name.
     pub name: String,
+    /// The arguments, split at whitespace.
     pub args: Vec<String>,
 }
 
@@ -135,6 +138,7 @@ fn points(points: impl Iterator<Item = Point>) -> String {
 }
 
 impl Gtp {
+    /// An empty board, played by the engine `args` describes.
     pub fn new(args: EngineArgs) -> Gtp {
         Gtp {
             engine: args.create(),
@@ -158,15 +162,15 @@ impl Gtp {
             ("known_command", _) => Err(syntax("known_command COMMAND")),
             ("list_commands", _) => Ok(COMMANDS.join("\n")),
             ("quit", _) => Ok(String::new()),
-            ("boardsize", [size]) => match size.parse::<i64>() {
-                Ok(9) => {
+            ("boardsize", [size]) => match size.parse::<usize>() {
+                Ok(SIZE) => {
                     self.new_game();
                     Ok(String::new())
                 }
-                Ok(_) => Err("unacceptable size: NoGo is played on 9x9 only".into()),
-                Err(_) => Err(syntax("boardsize 9")),
+                Ok(_) => Err(format!("unacceptable size: NoGo is played on {SIZE}x{SIZE} only")),
+                Err(_) => Err(syntax(&format!("boardsize {SIZE}"))),
             },
-            ("boardsize", _) => Err(syntax("boardsize 9")),
+            ("boardsize", _) => Err(syntax(&format!("boardsize {SIZE}"))),
             ("clear_board", _) => {
                 self.new_game();
                 Ok(String::new())
@@ -215,7 +219,7 @@ impl Gtp {
             ("legal_moves", [colour]) => Ok(points(position.legal(colour_arg(colour)?).iter())),
             ("legal_moves", _) => Err(syntax("legal_moves COLOR")),
             ("gogui-rules_game_id", _) => Ok("NoGo".into()),
-            ("gogui-rules_board_size", _) => Ok("9".into()),
+            ("gogui-rules_board_size", _) => Ok(SIZE.to_string()),
             ("gogui-rules_legal_moves", _) => Ok(points(position.legal_moves().iter())),
             ("gogui-rules_side_to_move", _) => Ok(position.to_move().to_string()),
             ("gogui-rules_board", _) => Ok(self.board_rows()),
@@ -288,10 +292,7 @@ impl Gtp {
     /// The board for `gogui-rules_board`: rows from the top, `X` black, `O` white, `.` empty.
     fn board_rows(&self) -> String {
         let position = self.game.position();
-        let row = |y| {
-            let symbols = (0..SIZE as u8).map(|x| position.symbol(Point::from_xy(x, y).expect("on board")));
-            symbols.map(String::from).collect::<Vec<_>>().join(" ")
-        };
+        let row = |y| position.row(y).map(|(_, symbol)| String::from(symbol)).collect::<Vec<_>>().join(" ");
         (0..SIZE as u8).map(row).collect::<Vec<_>>().join("\n")
     }
 
@@ -301,7 +302,7 @@ impl Gtp {
         if let Some(result) = self.game.result() {
             return format!("TEXT game over: {} wins, {}", result.winner, result.reason);
         }
-        let search = self.analysis.get_or_insert_with(|| Mcts::new(Params::default(), self.args.seed));
+        let search = self.analysis.get_or_insert_with(|| Mcts::new(self.args.params(), self.args.seed));
         let budget = Budget { stop: self.interrupt, ..self.args.move_budget(Instant::now()) };
         let report = search.think(&position, &budget);
         log_report("analysis", &report);
@@ -369,7 +370,12 @@ fn log_report(what: &str, report: &Report) {
     );
 }
 
+/// When the engine started: `cputime` counts from here where the platform has no CPU clock.
+#[cfg(not(unix))]
+static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
 /// CPU time the process has used, user and system, in seconds (GoGui's `cputime`).
+#[cfg(unix)]
 fn cpu_seconds() -> f64 {
     // SAFETY: getrusage writes the struct it is given and nothing else.
     let usage = unsafe {
@@ -381,11 +387,20 @@ fn cpu_seconds() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
+/// Without `getrusage`, `cputime` is the time since the engine started: it searches on one
+/// thread and waits for commands between searches, so this bounds the CPU time from above.
+#[cfg(not(unix))]
+fn cpu_seconds() -> f64 {
+    STARTED.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
 /// Runs the protocol until `quit` or the end of input; the exit code.
 ///
 /// A thread reads the input, so GoGui's interrupt (the line `# interrupt`, sent while a
 /// command runs) stops the search at once: the command is answered with the best move found.
 pub fn run(args: GtpArgs) -> i32 {
+    #[cfg(not(unix))]
+    STARTED.get_or_init(Instant::now);
     let mut gtp = Gtp::new(args.engine);
     let interrupt: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     gtp.interrupt = Some(interrupt);
@@ -448,6 +463,7 @@ pub fn run(args: GtpArgs) -> i32 {
 mod tests {
     use super::*;
     use crate::engines::{EngineKind, SearchSettings};
+    use crate::search::params::Params;
 
     #[test]
     fn lines_are_cleaned_as_the_specification_says() {
@@ -514,5 +530,40 @@ mod tests {
         // White to move: the most visited point has influence -1.
         assert!(lines[0].split_whitespace().any(|w| w == "-1.00"), "{}", lines[0]);
         assert!(lines[2].starts_with("TEXT white to move"));
+    }
+
+    /// The labels of an analysis reply: (point, text) pairs.
+    fn labels(reply: &str) -> Vec<(String, String)> {
+        let line = reply.lines().find(|l| l.starts_with("LABEL")).expect("a LABEL line");
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        words.chunks(2).map(|pair| (pair[0].to_string(), pair[1].to_string())).collect()
+    }
+
+    #[test]
+    fn analysis_searches_with_the_command_line_settings() {
+        let settings = vec![("exploration".to_string(), 1.0), ("policy_depth".to_string(), 0.0)];
+        let args = EngineArgs {
+            time: None,
+            nodes: Some(3000),
+            seed: 7,
+            engine: EngineKind::Mcts,
+            search: SearchSettings { settings },
+        };
+        let mut gtp = Gtp::new(args.clone());
+        gtp.execute("play", &["b".into(), "E5".into()]).unwrap();
+        let shown = labels(&gtp.execute("nogo-visits", &[]).unwrap());
+
+        let visits = |params: Params| {
+            let mut search = Mcts::new(params, args.seed);
+            search.think(gtp.game.position(), &Budget::nodes(3000));
+            let mut children: Vec<(String, String)> =
+                search.root_children().iter().map(|&(p, n, _)| (p.to_string(), visits_label(n))).collect();
+            children.sort();
+            children
+        };
+        let mut shown_sorted = shown.clone();
+        shown_sorted.sort();
+        assert_eq!(shown_sorted, visits(args.params()), "the analysis searches as genmove would");
+        assert_ne!(shown_sorted, visits(Params::default()), "the settings change the search");
     }
 }

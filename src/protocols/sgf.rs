@@ -8,29 +8,19 @@ use sgf_parse::go::{Move, Prop};
 use sgf_parse::{GameTree, SgfProp};
 use std::collections::HashSet;
 use std::fmt::{self, Write};
-use std::path::{Path, PathBuf};
-
-/// The `.sgf` files of a directory (an arena's `--sgf-dir`), in name order: game order.
-pub fn record_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut paths = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "sgf") {
-            paths.push(path);
-        }
-    }
-    paths.sort();
-    Ok(paths)
-}
 
 /// A game: who played, the position it starts from, the moves, and how it ended.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameRecord {
+    /// Black's name (`PB`).
     pub black: String,
+    /// White's name (`PW`).
     pub white: String,
     /// Stones set up before the first move (`AB`, `AW`, `PL`); `None` for the empty board.
     pub setup: Option<Position>,
+    /// The main line's moves, in order.
     pub moves: Vec<Point>,
+    /// How the game ended (`RE`); `None` when unfinished or unknown.
     pub result: Option<GameResult>,
     /// Free text stored as the game comment (`GC`), e.g. the opening or the match.
     pub comment: String,
@@ -42,7 +32,12 @@ pub enum SgfError {
     /// Not SGF text, as the parser says.
     Syntax(String),
     /// A property NoGo cannot take (`SZ[19]`, a pass, a capture, ...), and why.
-    Property { property: String, reason: String },
+    Property {
+        /// The property at fault, e.g. `SZ[19]` or `GM`.
+        property: String,
+        /// Why it cannot be taken.
+        reason: String,
+    },
 }
 
 impl fmt::Display for SgfError {
@@ -260,12 +255,14 @@ fn setup_position(black: Bitboard, white: Bitboard, to_move: Color) -> Result<Po
     Position::from_stones(black, white, to_move).map_err(|e| refuse("AB/AW", e))
 }
 
-/// SGF's result codes: `B+T` for time, `B+F` for forfeit (illegal move, crash, bad output);
-/// a win by the opponent having no legal move is written in full.
+/// SGF's result codes: `B+T` for time, `B+R` for resignation, `B+F` for forfeit (illegal
+/// move, crash, bad output); a win by the opponent having no legal move is written in full.
 fn sgf_reason_code(reason: &str) -> String {
     let lower = reason.to_ascii_lowercase();
     if lower.contains("timeout") || lower.contains("time limit") {
         "T".to_string()
+    } else if lower.contains("resign") {
+        "R".to_string()
     } else if lower.contains("illegal") || lower.contains("crash") || lower.contains("malformed") {
         "F".to_string()
     } else {
@@ -300,23 +297,6 @@ mod tests {
         let mut moves = Vec::new();
         crate::rules::random_game(&mut fastrand::Rng::with_seed(seed), |p| moves.push(p));
         moves
-    }
-
-    #[test]
-    fn record_paths_are_the_sgf_files_in_name_order() {
-        let dir = std::env::temp_dir().join(format!("nogo-record-paths-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        for name in ["game-0002.sgf", "notes.txt", "game-0001.sgf"] {
-            std::fs::write(dir.join(name), "").unwrap();
-        }
-        let names: Vec<_> = record_paths(&dir)
-            .unwrap()
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(names, ["game-0001.sgf", "game-0002.sgf"]);
-        assert!(record_paths(&dir).is_err(), "a missing directory is an error");
     }
 
     #[test]
@@ -366,6 +346,7 @@ mod tests {
             ..GameRecord::default()
         };
         assert!(record("black timeout").to_sgf().contains("RE[W+T]"));
+        assert!(record("black resigned at move 9").to_sgf().contains("RE[W+R]"));
         assert!(record("black played an illegal move").to_sgf().contains("RE[W+F]"));
         assert!(record("black has no legal move").to_sgf().contains("RE[W+]"));
     }

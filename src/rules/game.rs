@@ -12,7 +12,9 @@ use std::fmt::Write;
 /// The winner and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameResult {
+    /// The colour that won.
     pub winner: Color,
+    /// Why, as a phrase (e.g. `black has no legal move`).
     pub reason: String,
 }
 
@@ -46,14 +48,17 @@ impl Game {
         &self.start
     }
 
+    /// The position the moves reach.
     pub fn position(&self) -> &Position {
         &self.position
     }
 
+    /// The moves played from the start, in order.
     pub fn moves(&self) -> &[Point] {
         &self.moves
     }
 
+    /// The most recent move; `None` before the first.
     pub fn last_move(&self) -> Option<Point> {
         self.moves.last().copied()
     }

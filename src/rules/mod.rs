@@ -8,6 +8,7 @@
 pub mod bitboard;
 pub mod game;
 mod group_ids;
+pub mod hash;
 pub mod point;
 pub mod position;
 pub mod tactics;

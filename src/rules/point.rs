@@ -139,7 +139,9 @@ impl FromStr for Point {
 /// A player's colour. Black moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Color {
+    /// Moves first; index 0.
     Black = 0,
+    /// Moves second; index 1.
     White = 1,
 }
 

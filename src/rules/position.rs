@@ -12,6 +12,7 @@
 
 use super::bitboard::{Bitboard, Counts};
 use super::group_ids::{GroupIds, NO_GROUP};
+use super::hash::{splitmix64, GOLDEN_GAMMA};
 use super::point::{Color, Point, INDEX_COUNT, SIZE};
 use std::fmt;
 
@@ -42,7 +43,9 @@ impl std::error::Error for PlayError {}
 /// A move list that is not a legal game: the index of the first bad move and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HistoryError {
+    /// The first illegal move's index (0-based) in the list.
     pub index: usize,
+    /// Why it is illegal.
     pub error: PlayError,
 }
 
@@ -80,14 +83,6 @@ struct Zobrist {
     white_to_move: u64,
 }
 
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
-
 const ZOBRIST: Zobrist = {
     let mut stones = [[0u64; INDEX_COUNT]; 2];
     let mut state = 0x4E6F_476F_2D39_7839; // "NoGo-9x9"
@@ -95,15 +90,13 @@ const ZOBRIST: Zobrist = {
     while colour < 2 {
         let mut i = 0;
         while i < INDEX_COUNT {
-            let (next, key) = splitmix64(state);
-            state = next;
-            stones[colour][i] = key;
+            stones[colour][i] = splitmix64(state);
+            state = state.wrapping_add(GOLDEN_GAMMA);
             i += 1;
         }
         colour += 1;
     }
-    let (_, white_to_move) = splitmix64(state);
-    Zobrist { stones, white_to_move }
+    Zobrist { stones, white_to_move: splitmix64(state) }
 };
 
 /// The on-board neighbours of each point, by index: one load instead of four shifts.
@@ -716,6 +709,14 @@ impl Position {
         }
     }
 
+    /// Row `y` (0 at the top) from left to right: each point and its [`Position::symbol`].
+    pub fn row(&self, y: u8) -> impl Iterator<Item = (Point, char)> + '_ {
+        (0..SIZE as u8).map(move |x| {
+            let p = Point::from_xy(x, y).expect("on board");
+            (p, self.symbol(p))
+        })
+    }
+
     /// A diagram with GTP coordinates, and `mark` (the last move, say) between parentheses,
     /// e.g. `. (X) .`. Every line is non-empty (GTP ends a response at an empty line).
     pub fn diagram(&self, mark: Option<Point>) -> String {
@@ -725,8 +726,7 @@ impl Position {
             let row = SIZE as u8 - y;
             out += &format!("{row} ");
             let mut marked_before = false;
-            for x in 0..SIZE as u8 {
-                let p = Point::from_xy(x, y).expect("on board");
+            for (p, symbol) in self.row(y) {
                 let marked = mark == Some(p);
                 out.push(if marked {
                     '('
@@ -735,7 +735,7 @@ impl Position {
                 } else {
                     ' '
                 });
-                out.push(self.symbol(p));
+                out.push(symbol);
                 marked_before = marked;
             }
             out += &format!("{}{row}\n", if marked_before { ')' } else { ' ' });

@@ -41,22 +41,12 @@
 //!
 //! # Cost and reach
 //!
-//! About 0.2 µs per node (the legal sets after each candidate from
-//! [`Position::move_effects`], one copy and `play` per child searched, the region scan, a
-//! table probe): `cargo run --release --example solver_reach -- 20 20000 33` proved its 20
-//! positions in 1,590,331 nodes and 313 ms (build of `2e74059`, 2026-11-25; 0.5 µs a node
-//! for the 3 KB position of earlier builds).
-//! The table is 16 MiB, so its probes miss the cache: probing all candidates' children
-//! before scoring any lets the misses overlap. That cut the time of the same 11,243,931 nodes
-//! (full solves of the positions at 24 empty points of 20 arena games, the `timing` example's
-//! `solve 24`) from 6.4 to 7.3 s to 4.7 to 5.0 s (four runs each, alternated).
-//! At 33 ms a position (half of a 0.1 s turn's budget) the median reach is 23 empty points
-//! (20 to 26). `cargo run --release --example solver_reach` (50 mcts self-play games
-//! at 20000 nodes a move, two random opening moves) proves, within 0.5 s from a fresh table,
-//! positions with a median of 26 empty points (22 legal for either side), 18 moves before the
-//! end of games of 73 moves; the range over the games is 21 to 30. One solver kept across the
-//! turns of a game (its table reused) first proves the game at the same median, 26 empty
-//! points (same build and date).
+//! A node costs the legal sets after each candidate (from [`Position::move_effects`]), one copy
+//! and `play` per child searched, the region scan and a table probe. The table is 16 MiB, so
+//! its probes miss the cache: probing all candidates' children before scoring any lets the
+//! misses overlap. Time a node and reach (the empty points proven within a budget,
+//! `cargo run --release --example solver_reach`): `docs/performance.md#search-nogo-bench-by-build`
+//! (fewer legal sets in the endgame) and `docs/engine.md#reach`.
 //!
 //! # Transposition table
 //!
@@ -70,7 +60,7 @@
 //! search reads it too ([`Solver::known`]): after an attempt that ran out of budget, the
 //! positions it proved still score the tree's nodes.
 
-use crate::rules::point::MAX_POSITIONS;
+use crate::rules::point::{MAX_MOVES, MAX_POSITIONS};
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::engine::{Budget, Proof};
 use crate::search::time::CLOCK_INTERVAL;
@@ -89,7 +79,7 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// Transposition table size of [`solve`]: 2^20 entries of 16 bytes (16 MiB) and their tags
+/// Transposition table size of the search's solver: 2^20 entries of 16 bytes (16 MiB) and their tags
 /// (1 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 20;
 
@@ -119,15 +109,16 @@ pub struct Solver {
     killers: [u8; MAX_POSITIONS],
     /// Per ply, the moves of the node being expanded with their scores: kept here so that a
     /// node does not initialise an array of 81 on the stack.
-    orders: Box<[[(i32, Point); 81]]>,
+    orders: Box<[[(i32, Point); MAX_MOVES]]>,
     nodes: u64,
     budget: Budget,
     aborted: bool,
 }
 
 /// Solves `position` with a fresh table of [`DEFAULT_TABLE_BITS`]; `None` when the budget
-/// (deadline or nodes) runs out first.
-pub fn solve(position: &Position, budget: &Budget) -> Option<Solution> {
+/// runs out first. The tests' reference answer.
+#[cfg(test)]
+pub(crate) fn solve(position: &Position, budget: &Budget) -> Option<Solution> {
     Solver::new(DEFAULT_TABLE_BITS).solve(position, budget)
 }
 
@@ -140,7 +131,7 @@ impl Solver {
             tags: vec![0; size],
             mask: (size - 1) & !1,
             killers: [u8::MAX; MAX_POSITIONS],
-            orders: vec![[(0, Point::from_index_unchecked(0)); 81]; MAX_POSITIONS].into_boxed_slice(),
+            orders: vec![[(0, Point::from_index_unchecked(0)); MAX_MOVES]; MAX_POSITIONS].into_boxed_slice(),
             nodes: 0,
             budget: Budget::default(),
             aborted: false,
@@ -172,16 +163,6 @@ impl Solver {
     /// Nodes searched by the last call to [`Solver::solve`] or [`Solver::wins`].
     pub fn nodes(&self) -> u64 {
         self.nodes
-    }
-
-    /// Per colour (`[black, white]`), the moves it can make in the regions only it may play
-    /// (see the module documentation): moves it keeps whatever the opponent does. For
-    /// analyses such as fitting an evaluation; counting is exact and unbudgeted.
-    pub fn pile_moves(&mut self, position: &Position) -> [u32; 2] {
-        self.budget = Budget::default();
-        self.aborted = false;
-        let regions = self.regions(position, position.legal_both());
-        regions.expect("an unlimited budget does not run out").piles
     }
 
     /// Whether the side to move of the position whose [`Position::hash`] is `key` wins, when
@@ -640,7 +621,9 @@ mod tests {
         let (moves, _) = solver.most_moves(&position, Color::White, region).unwrap();
         assert_eq!(moves, 40);
         assert!(solver.nodes <= 41, "{} nodes", solver.nodes);
-        assert_eq!(solver.pile_moves(&position), [0, 40]);
+        solver.budget = Budget::default();
+        let regions = solver.regions(&position, position.legal_both()).expect("no limit");
+        assert_eq!(regions.piles, [0, 40], "only White has moves of its own: its 40 eyes");
         let solution = solve(&position, &Budget::nodes(100)).expect("proven by the count");
         assert!(solution.win);
     }

@@ -39,9 +39,12 @@ impl Budget {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Proof {
+    /// Not proven either way.
     #[default]
     Unknown,
+    /// Proven won for the side.
     Win,
+    /// Proven lost for the side.
     Loss,
 }
 

@@ -56,6 +56,7 @@ pub struct ValueTable {
 }
 
 impl ValueTable {
+    /// The table for `params`' slope and tempo.
     pub fn new(params: &Params) -> ValueTable {
         let mut by_mobility = [0.0; 2 * MAX_MOVES + 1];
         for (i, value) in by_mobility.iter_mut().enumerate() {

@@ -6,7 +6,6 @@ pub mod engine;
 pub mod eval;
 pub mod mcts;
 pub mod params;
-pub mod patterns;
 pub mod policy;
 pub mod time;
 

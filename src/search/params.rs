@@ -3,14 +3,18 @@
 //! One line of `tunables!` per parameter generates its field of [`Params`], its default, its
 //! entry in [`Params::TUNABLES`] (for listing and tuners) and its name for [`Params::set`]. The
 //! ranges bound tuning (SPSA, grids) and the settings tools accept. The evidence for each value
-//! is its section of `docs/strength.md` (`#` and the parameter's name).
+//! is its section of `docs/strength-log.md` (`#` and the parameter's name).
 
 /// A tunable value with the range tuning may explore.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tunable {
+    /// The parameter's name: its field of [`Params`] and its name for [`Params::set`].
     pub name: &'static str,
+    /// Its default value.
     pub default: f64,
+    /// The least value tuning and settings may give it.
     pub min: f64,
+    /// The greatest value tuning and settings may give it.
     pub max: f64,
     /// What the parameter does, in one line.
     pub doc: &'static str,
@@ -27,7 +31,7 @@ macro_rules! tunables {
         pub struct Params {
             $(
                 #[doc = $doc]
-                #[doc = concat!("\n\nEvidence: `docs/strength.md#", stringify!($name), "`.")]
+                #[doc = concat!("\n\nEvidence: `docs/strength-log.md#", stringify!($name), "`.")]
                 pub $name: $ty,
             )*
             /// Bytes the search tree may use (the whole arena).

@@ -3,6 +3,7 @@
 //! point, higher for the moves a long search prefers. Trained by `scripts/train-policy.py` on
 //! self-play (`docs/policy.md`); the weights are embedded in the binary.
 
+use crate::rules::point::{MAX_MOVES, SIZE};
 use crate::rules::{Bitboard, Point, Position};
 use crate::search::eval;
 
@@ -11,7 +12,7 @@ pub const PLANES: usize = 10;
 /// Channels of every hidden layer.
 pub const WIDTH: usize = 16;
 /// Cells of the board.
-const CELLS: usize = 81;
+const CELLS: usize = MAX_MOVES;
 /// Mobility shortfalls above this are recorded as this.
 const MAX_SHORTFALL: i8 = 16;
 
@@ -70,16 +71,21 @@ fn shortfalls(position: &Position, plane: &mut [i8; CELLS]) {
 
 /// Cells of the padded board: 11x11, the 9x9 board inside a border of zeros, so that every
 /// board cell's 3x3 neighbourhood is in the padded array.
-const PADDED: usize = 121;
+const PADDED: usize = PADDED_SIDE * PADDED_SIDE;
+/// The padded board's side.
+const PADDED_SIDE: usize = SIZE + 2;
 
 /// The padded cell of board cell `c`.
 #[inline]
 fn padded(c: usize) -> usize {
-    (c / 9 + 1) * 11 + c % 9 + 1
+    (c / SIZE + 1) * PADDED_SIDE + c % SIZE + 1
 }
 
 /// The offsets in the padded board of a cell's 3x3 neighbourhood, row by row.
-const KERNEL_OFFSETS: [usize; 9] = [0, 1, 2, 11, 12, 13, 22, 23, 24];
+const KERNEL_OFFSETS: [usize; 9] = {
+    const P: usize = PADDED_SIDE;
+    [0, 1, 2, P, P + 1, P + 2, 2 * P, 2 * P + 1, 2 * P + 2]
+};
 
 /// The network computes in fixed point, exactly the same on every processor: an activation `a`
 /// is the whole number `a * 2^ACTIVATION_BITS`, saturated to `i16`.
@@ -288,15 +294,21 @@ impl<const IN: usize> Conv<IN> {
     unsafe fn apply_avx2(&self, input: &[[i16; IN]; PADDED], output: &mut [[i32; WIDTH]; PADDED]) {
         use std::arch::x86_64::*;
         const { assert!(WIDTH == 16, "two vectors of eight channels") };
-        let bias = [0, 8].map(|j| _mm256_loadu_si256(self.bias[j..].as_ptr().cast()));
-        for row in 0..9 {
-            for column in [0, 3, 6] {
-                let corner = row * 11 + column;
+        // SAFETY: AVX2, which includes the load's AVX, is enabled here and `apply` calls this
+        // only on processors that have it; `j` is 0 or 8, so `self.bias[j..]` holds the eight
+        // `i32`s (32 bytes) the unaligned load reads.
+        let bias = [0, 8].map(|j| unsafe { _mm256_loadu_si256(self.bias[j..].as_ptr().cast()) });
+        const { assert!(SIZE.is_multiple_of(3), "rows in steps of three cells") };
+        for row in 0..SIZE {
+            for column in (0..SIZE).step_by(3) {
+                let corner = row * PADDED_SIDE + column;
                 let mut sums = [bias; 3];
                 for (k, offset) in KERNEL_OFFSETS.iter().enumerate() {
                     for pair in 0..IN / 2 {
                         let w = &self.weights[k * (IN / 2) + pair];
-                        let w = [0, 16].map(|i| _mm256_loadu_si256(w[i..].as_ptr().cast()));
+                        // SAFETY: AVX as above; `w` is an `[i16; 32]` and `i` is 0 or 16, so
+                        // `w[i..]` holds the sixteen `i16`s (32 bytes) the load reads.
+                        let w = [0, 16].map(|i| unsafe { _mm256_loadu_si256(w[i..].as_ptr().cast()) });
                         for (b, sum) in sums.iter_mut().enumerate() {
                             let x = _mm256_set1_epi32(input_pair(&input[corner + offset + b], pair));
                             for (s, w) in sum.iter_mut().zip(w) {
@@ -307,7 +319,14 @@ impl<const IN: usize> Conv<IN> {
                 }
                 for (b, sum) in sums.iter().enumerate() {
                     for (j, s) in [0, 8].into_iter().zip(sum) {
-                        _mm256_storeu_si256(output[corner + 12 + b][j..].as_mut_ptr().cast(), *s);
+                        // SAFETY: AVX as above; an output cell is an `[i32; 16]` and `j` is 0
+                        // or 8, so the slice holds the eight `i32`s (32 bytes) the store writes.
+                        unsafe {
+                            _mm256_storeu_si256(
+                                output[corner + PADDED_SIDE + 1 + b][j..].as_mut_ptr().cast(),
+                                *s,
+                            )
+                        };
                     }
                 }
             }
@@ -317,9 +336,9 @@ impl<const IN: usize> Conv<IN> {
     /// [`Conv::apply`] for any processor: the same products as the AVX2 build, and whole
     /// numbers, so the same sums.
     fn apply_portable(&self, input: &[[i16; IN]; PADDED], output: &mut [[i32; WIDTH]; PADDED]) {
-        for row in 0..9 {
-            for column in 0..9 {
-                let corner = row * 11 + column;
+        for row in 0..SIZE {
+            for column in 0..SIZE {
+                let corner = row * PADDED_SIDE + column;
                 let mut sum = self.bias;
                 for (k, offset) in KERNEL_OFFSETS.iter().enumerate() {
                     let x = &input[corner + offset];

@@ -41,8 +41,11 @@ pub fn limit_from_input(value: f64) -> Option<Duration> {
 /// `byo_stones` moves. Absolute time has no byo-yomi (`byo_time` 0).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeSettings {
+    /// Main time in seconds.
     pub main: f64,
+    /// Seconds of each byo-yomi period.
     pub byo_time: f64,
+    /// Moves to play in each byo-yomi period.
     pub byo_stones: u32,
 }
 
@@ -65,7 +68,9 @@ impl TimeSettings {
 /// period (0 while in main time).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Remaining {
+    /// Seconds left on the clock.
     pub seconds: f64,
+    /// Moves left in the byo-yomi period; 0 in main time.
     pub stones: u32,
 }
 

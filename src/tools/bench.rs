@@ -31,7 +31,9 @@ pub const POSITIONS: &[(&str, &str)] =
 /// A fixture move list that is not a legal game: the 1-based line and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixtureError {
+    /// The bad move's line, from 1.
     pub line: usize,
+    /// Why the line is not a legal move.
     pub reason: String,
 }
 
@@ -114,7 +116,7 @@ mod tests {
     use super::*;
 
     /// The signature of today's search. A change that moves it changes what the search
-    /// plays, so it is no speed-up: it must win in the arena (`docs/strength.md`), and then
+    /// plays, so it is no speed-up: it must win in the arena (`docs/strength-log.md`), and then
     /// this line changes with it.
     const SIGNATURE: &str = "b7167573d049f49c";
     /// The signature of the search of 0.1.0 (commit `279b11d`), which today's search without

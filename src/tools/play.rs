@@ -17,6 +17,7 @@ pub struct PlayArgs {
     /// Your colour (black moves first); asked when omitted at a terminal, else black.
     #[arg(long, alias = "color", value_parser = parse_colour)]
     pub colour: Option<Color>,
+    /// The engine and its limits.
     #[command(flatten)]
     pub engine: EngineArgs,
 }

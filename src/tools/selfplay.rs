@@ -10,7 +10,7 @@
 
 use super::arena::shard::Shard;
 use crate::engines::SearchSettings;
-use crate::rules::{Color, Point, Position};
+use crate::rules::{hash, Color, Point, Position};
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::BusyNode;
 use crate::search::{Mcts, Params};
@@ -53,6 +53,7 @@ pub struct SelfplayArgs {
     /// `depth` field and no `played`): what the tree itself came to prefer. 0: none.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub tree_visits: u32,
+    /// The search's tunables (`--set`).
     #[command(flatten)]
     pub search: SearchSettings,
     /// Write the records to FILE instead of stdout.
@@ -62,7 +63,7 @@ pub struct SelfplayArgs {
 
 /// Plays game `number`; its records, in play order.
 pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
-    let mut rng = fastrand::Rng::with_seed(args.seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = fastrand::Rng::with_seed(hash::combine(args.seed, number));
     let mut position = Position::new();
     let mut moves: Vec<Point> = Vec::new();
     let play = |position: &mut Position, moves: &mut Vec<Point>, p: Point| {
@@ -147,7 +148,9 @@ fn position_record(number: u64, position: &Position, moves: &[Point], visits: &[
 /// What a record says of its position, read back (for the tools that learn from the records).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchedPosition {
+    /// The game it came from, numbered from 0.
     pub game: u64,
+    /// The position searched.
     pub position: Position,
     /// The last move and the one before it.
     pub last_moves: [Option<Point>; 2],

@@ -22,7 +22,9 @@ pub type Entry = Result<(i64, i64), String>;
 /// The requests (opponent's moves) and responses (ours) of the match so far.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct History {
+    /// The opponent's moves, one a turn; the first is `(-1, -1)` when we play black.
     pub requests: Vec<Entry>,
+    /// Our own moves, one a turn already answered.
     pub responses: Vec<Entry>,
     /// Faults the parser found outside the entries (a short input, for instance).
     pub faults: Vec<String>,
@@ -31,7 +33,9 @@ pub struct History {
 /// The position to answer, our colour, and what was wrong with the history.
 #[derive(Clone, Debug)]
 pub struct Replayed {
+    /// The position we must answer.
     pub position: Position,
+    /// Our colour, the one to move in `position`.
     pub colour: Color,
     /// One phrase per fault found; empty for a legal game.
     pub faults: Vec<String>,

@@ -66,6 +66,7 @@ impl Options {
 pub enum Request {
     /// A whole match so far (the first turn, or a restart).
     Full {
+        /// The requests and responses so far.
         history: History,
         /// The input's `time_limit` field: its number, or why it is not one.
         time_limit: Option<Result<f64, String>>,

@@ -3,15 +3,16 @@
 //! The tree (`tree`) is an arena of nodes whose children are created best first
 //! (`ordering`) as the search tries them. Progressive widening bounds the children tried by
 //! the node's visits ([`Params::widening`]); UCB picks among those tried (trying every child
-//! first, and first-play urgencies, measured worse: `docs/strength.md`). A new node is scored
-//! by [`eval::value`] (or proven won or lost: at once, or by the endgame solver's table) and
-//! the value is backed up, flipped at each level; proofs propagate as in MCTS-Solver. Between
-//! moves the subtree of the position reached is kept (`Tree::set_root`).
+//! first, and first-play urgencies, measured worse: `docs/strength-log.md#changes-tried`). A
+//! new node is scored by [`eval::value`] (or proven won or lost: at once, or by the endgame
+//! solver's table) and the value is backed up, flipped at each level; proofs propagate as in
+//! MCTS-Solver. Between moves the subtree of the position reached is kept (`Tree::set_root`).
 
 mod ordering;
 mod tree;
 
-use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
+use crate::rules::hash;
+use crate::rules::point::{INDEX_COUNT, MAX_MOVES, MAX_POSITIONS};
 use crate::rules::tactics::{can_be_closed, decisive_move, find_decisive};
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
@@ -25,17 +26,6 @@ use std::collections::HashMap;
 use std::time::Instant;
 use tree::{block_capacity, Node, Tree};
 
-/// The order in which a new node of `position` tries its children, best first, before the
-/// tree has any history, where the policy network is not used: by the mobility each move
-/// leaves, ties to the points near `last_move` (within `params.last_move_radius`), then
-/// contested points. For analyses of move priors.
-pub fn move_order(position: &Position, last_move: Option<Point>, params: &Params) -> Vec<Point> {
-    let near = near_last_move(last_move, params.last_move_radius);
-    let count = position.legal_moves().count() as usize;
-    let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY, false).moves;
-    order[..count].iter().map(|&i| Point::from_index(i).expect("a board point")).collect()
-}
-
 /// The points within `radius` of `last_move`, whose children are tried first among equal
 /// mobilities; none when the last move is unknown.
 fn near_last_move(last_move: Option<Point>, radius: u32) -> Bitboard {
@@ -48,7 +38,7 @@ const POLICY_ORDERS: usize = 1 << 16;
 /// The key of the policy's order for `position` reached by `last_move`: the network reads both.
 fn policy_key(position: &Position, last_move: Option<Point>) -> u64 {
     let last = last_move.map_or(0, |p| p.index() as u64 + 1);
-    position.hash() ^ last.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    hash::combine(position.hash(), last)
 }
 
 /// The value of a proven node for the player who moved into it.
@@ -143,8 +133,8 @@ impl Walk {
 
 /// Visit counts whose `sqrt(ln visits)` is tabled: a logarithm per selection costs as much as
 /// the rest of the selection at a small node, and the root and the nodes near it pass a few
-/// thousand visits early in a turn (with a table of 4,096, `ln` was 2.8% of `perf`'s samples of
-/// the bench's middle game). 1 MB, read in order at the root as its visits grow.
+/// thousand visits early in a turn (measured: `docs/strength-log.md`, "tabled up to 2^18
+/// visits"). 1 MB, read in order at the root as its visits grow.
 const TABLED_VISITS: usize = 1 << 18;
 
 /// `sqrt(ln visits)`, the factor of a node's visits in its children's exploration bonus.
@@ -184,7 +174,7 @@ fn lane_bests(children: &[Node], explore: f32) -> ([f32; UCB_LANES], [usize; UCB
     let chunks = children.chunks_exact(UCB_LANES);
     let (whole, rest) = (children.len() - chunks.remainder().len(), chunks.remainder());
     // Written out for whole chunks and the rest: one closure taking `i % UCB_LANES` for both
-    // measured 0.938 of this speed in the middle game.
+    // is slower (`docs/performance.md`, the four-lane selection).
     for (k, chunk) in chunks.enumerate() {
         for lane in 0..UCB_LANES {
             let score = ucb(&chunk[lane], explore);
@@ -289,6 +279,7 @@ struct Choice {
 const NO_CHOICE: Choice = Choice { node: u32::MAX, tried: 0, child: 0, explore: 0.0, runner_up: 0.0 };
 
 impl Mcts {
+    /// A search with `params`, an empty tree, and random choices drawn from `seed`.
     pub fn new(params: Params, seed: u64) -> Mcts {
         Mcts {
             params,
@@ -416,11 +407,10 @@ impl Mcts {
     /// endgame solver's table holds it. A failed attempt of the solver at the root still
     /// proves many positions of the tree; without this, the search could choose a move the
     /// solver had proven to lose. Only endgames are probed: the solver runs once at most
-    /// [`ENDGAME_POINTS`](crate::search::params::ENDGAME_POINTS) points are live, and live points
-    /// never come back. The root is left to its children's proofs, so that a lost root is
-    /// still searched for the move that resists longest. Against the search without it, at
-    /// 0.1 s a move: 221-179 (a first build that probed the root too) and 215-185, together
-    /// 54.5% [51.0, 57.9] (`docs/strength.md`).
+    /// [`Params::endgame_points`] points are live, and live points never come back. The root
+    /// is left to its children's proofs, so that a lost root is still searched for the move
+    /// that resists longest. Evidence: the rows "proofs from the solver's table" of
+    /// `docs/strength-log.md#changes-tried`.
     fn known_proof(&self, index: usize, live: Bitboard, key: u64) -> Option<Proof> {
         if index == 0 || live.count() > self.params.endgame_points {
             return None;
@@ -431,20 +421,24 @@ impl Mcts {
     }
 
     /// The proof of a new node (not the root) whose position has at most
-    /// [`TREE_SOLVE_POINTS`](crate::search::params::TREE_SOLVE_POINTS) live points, by the endgame
-    /// solver within [`TREE_SOLVE_NODES`](crate::search::params::TREE_SOLVE_NODES) nodes: the
-    /// evaluation misjudges small endgames that a few hundred solver nodes settle, and the
-    /// proof then reaches the nodes above it.
+    /// [`Params::tree_solve_points`] live points, by the endgame solver within
+    /// [`Params::tree_solve_nodes`] nodes: the evaluation misjudges small endgames that a few
+    /// hundred solver nodes settle, and the proof then reaches the nodes above it.
     #[inline(never)]
     fn solve_small_endgame(&mut self, index: usize, live: Bitboard, position: &Position) -> Option<Proof> {
         if index == 0 || live.count() > self.params.tree_solve_points {
             return None;
         }
         let budget = Budget::nodes(self.params.tree_solve_nodes as u64);
-        let solver = self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS));
+        let solver = self.solver();
         let verdict = solver.wins(position, &budget);
         self.unclocked_solver_nodes += solver.nodes();
         Some(Proof::proven(!verdict?))
+    }
+
+    /// The endgame solver, made on first use (its table is large) and kept between turns.
+    fn solver(&mut self) -> &mut Solver {
+        self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS))
     }
 
     /// Proves the root's children from the solver's table: a kept tree scored them before
@@ -588,7 +582,7 @@ impl Mcts {
                     *kept = (legal, policy::Network::embedded().ranked(position, last_move));
                 }
                 let order = &kept.1;
-                let mut moves = [0u8; 81];
+                let mut moves = [0u8; MAX_MOVES];
                 let untried =
                     order.iter().filter(|&&mv| !tried_moves.has(Point::from_index(mv).expect("a point")));
                 for (slot, &mv) in moves.iter_mut().zip(untried) {
@@ -641,7 +635,7 @@ impl Mcts {
             nodes: budget.nodes.map(|n| (n as f32 * share) as u64),
             stop: budget.stop,
         };
-        let solver = self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS));
+        let solver = self.solver();
         match solver.solve(position, &solver_budget)? {
             Solution { win: true, best: Some(best), nodes } => Some(Report {
                 best,
@@ -783,6 +777,17 @@ mod tests {
     use super::*;
     use crate::rules::test_support::{play_out, random_positions};
     use crate::search::endgame;
+
+    /// The order in which a new node of `position` tries its children, best first, before the
+    /// tree has any history, where the policy network is not used: by the mobility each move
+    /// leaves, ties to the points near `last_move` (within `params.last_move_radius`), then
+    /// contested points.
+    fn move_order(position: &Position, last_move: Option<Point>, params: &Params) -> Vec<Point> {
+        let near = near_last_move(last_move, params.last_move_radius);
+        let count = position.legal_moves().count() as usize;
+        let order = ranked_moves(position, count, near, &FRESH_HISTORY[0], Bitboard::EMPTY, false).moves;
+        order[..count].iter().map(|&i| Point::from_index(i).expect("a board point")).collect()
+    }
 
     #[test]
     fn move_order_lists_every_legal_move_once_best_mobility_first() {

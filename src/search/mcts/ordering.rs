@@ -2,7 +2,7 @@
 //! ties broken by nearness to the last move, by how the point has done elsewhere in the tree
 //! (the history), then contested points first.
 
-use crate::rules::point::INDEX_COUNT;
+use crate::rules::point::{INDEX_COUNT, MAX_MOVES};
 use crate::rules::{Bitboard, Point, Position};
 use crate::search::eval;
 
@@ -13,10 +13,11 @@ use crate::search::eval;
 /// that have done best for the side to move elsewhere in the tree (`history`), then to points
 /// both sides may play before points only the side to move may play (taking a contested point
 /// denies it to the opponent; a point only we may play stays ours for later), then board order.
-/// The ranking pays only with progressive widening; evidence: `docs/strength.md#widening` and
-/// the child-order rows of its log.
+/// The ranking pays only with progressive widening; evidence: `docs/strength-log.md#widening`
+/// and the child-order rows of `docs/strength-log.md#changes-tried`.
 /// Quiet moves (most of them) are scored together by [`MoveEffects::lead_gains`] and keyed
-/// only as far as the first `count` need, which made `nogo bench` about a fifth faster.
+/// only as far as the first `count` need, so few moves are scored one by one (speed:
+/// `docs/performance.md#search-nogo-bench-by-build`).
 ///
 /// [`MoveEffects::lead_gains`]: crate::rules::MoveEffects::lead_gains
 pub(super) fn ranked_moves(
@@ -84,7 +85,7 @@ pub(super) fn ranked_moves(
         let mobility = eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]);
         best.offer(mobility_key(mobility) | ties(p, near_last.has(p), contested.has(p)));
     }
-    let mut moves = [0u8; 81];
+    let mut moves = [0u8; MAX_MOVES];
     for (m, k) in moves.iter_mut().zip(best.sorted()) {
         *m = (k & 0x7f) as u8;
     }
@@ -96,22 +97,22 @@ pub(super) fn ranked_moves(
 /// sets after the first, `[black, white]`, when asked for and there is one: the child it makes
 /// is scored at once, from them.
 pub(super) struct Ranking {
-    pub(super) moves: [u8; 81],
+    pub(super) moves: [u8; MAX_MOVES],
     pub(super) after_first: Option<[Bitboard; 2]>,
 }
 
 /// The `count` lowest of the distinct keys offered, kept sorted: a few slots for a new
-/// children block, so most keys are turned away by one comparison with the worst kept, where
-/// keeping every key and partitioning them cost a tenth of the search.
+/// children block, so most keys are turned away by one comparison with the worst kept instead
+/// of all being kept and partitioned (measured: `docs/strength-log.md`, "a small sorted buffer").
 struct BestKeys {
-    keys: [i32; 81],
+    keys: [i32; MAX_MOVES],
     len: usize,
     count: usize,
 }
 
 impl BestKeys {
     fn new(count: usize) -> BestKeys {
-        BestKeys { keys: [0; 81], len: 0, count: count.min(81) }
+        BestKeys { keys: [0; MAX_MOVES], len: 0, count: count.min(MAX_MOVES) }
     }
 
     /// Whether `key` would be turned away: the slots are full of lower keys.

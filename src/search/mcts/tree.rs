@@ -130,7 +130,7 @@ impl Tree {
     /// Makes sure the memory of the first `end` nodes of the arena is backed, a megabyte beyond
     /// at a time: one system call (Linux's `MADV_POPULATE_WRITE`) instead of a page fault for
     /// every 4 KiB the growing tree first touches. Elsewhere, or when refused, the pages are
-    /// faulted in as they are touched, as before.
+    /// faulted in as they are touched.
     #[inline]
     fn populate(&mut self, end: usize) {
         if end <= self.populated {

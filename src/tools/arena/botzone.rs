@@ -29,6 +29,7 @@ pub struct BotzonePlayer {
 }
 
 impl BotzonePlayer {
+    /// The bot `command` (run on its first turn), spoken to in `format`.
     pub fn new(command: &str, format: Format) -> BotzonePlayer {
         BotzonePlayer {
             command: command.to_string(),

@@ -13,6 +13,7 @@ pub struct BuiltinPlayer {
 }
 
 impl BuiltinPlayer {
+    /// The player that moves with `engine`.
     pub fn new(engine: Box<dyn Engine>) -> BuiltinPlayer {
         BuiltinPlayer { engine }
     }

@@ -22,6 +22,7 @@ pub struct GtpPlayer {
 }
 
 impl GtpPlayer {
+    /// The engine `command` (started on its first turn), told `turn_limit` for each move.
     pub fn new(command: &str, turn_limit: Duration) -> GtpPlayer {
         GtpPlayer { command: command.to_string(), turn_limit, process: None, known: 0 }
     }

@@ -16,6 +16,7 @@ pub mod shard;
 pub mod spec;
 pub mod stats;
 
+use crate::rules::hash::splitmix64;
 use crate::rules::point::Color;
 use judge::{Limits, Outcome, Verdict};
 use openings::Opening;
@@ -40,6 +41,7 @@ use std::time::Duration;
     >>>BOTZONE_REQUEST_KEEP_RUNNING<<< after its answer is kept running as on Botzone.")]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ArenaArgs {
+    /// A subcommand instead of a match (`merge`).
     #[command(subcommand)]
     pub command: Option<ArenaCommand>,
     /// The first player (its score is the one reported).
@@ -185,7 +187,8 @@ impl Match {
     /// Plays game `number`; `None` when the match stopped first.
     fn play_game(&self, number: u64, stop: &AtomicBool) -> Option<Played> {
         let (opening, player1_colour) = self.schedule(number);
-        let engine_seed = |player: u64| splitmix(self.seed ^ splitmix(2 * number + player));
+        // Independent engine seeds for each (seed, game, player).
+        let engine_seed = |player: u64| splitmix64(self.seed ^ splitmix64(2 * number + player));
         let mut player1 = self.specs[0].create(engine_seed(0), self.limits.turn);
         let mut player2 = self.specs[1].create(engine_seed(1), self.limits.turn);
         let (black, white, names) = match player1_colour {
@@ -468,12 +471,4 @@ fn colour_name(record: &crate::protocols::sgf::GameRecord, colour: Color) -> &st
         Color::Black => &record.black,
         Color::White => &record.white,
     }
-}
-
-/// SplitMix64: spreads (seed, game, player) into independent engine seeds.
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }

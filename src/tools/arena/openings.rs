@@ -16,6 +16,7 @@ pub const STANDARD: &str = include_str!("../../../fixtures/openings/standard.txt
 pub struct Opening {
     /// `file:line`, or `empty board`.
     pub source: String,
+    /// The moves from the empty board, in order.
     pub moves: Vec<Point>,
 }
 

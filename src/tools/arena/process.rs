@@ -1,9 +1,12 @@
 //! A player's child process: started in its own process group so the judge can stop, continue
 //! and kill the bot together with anything it started, as Botzone does; stdout read line by
 //! line on a thread so every read can time out; the tail of stderr kept for error messages.
+//!
+//! Process groups and SIGSTOP are Unix's. Elsewhere the command runs through `cmd /C`, a
+//! player is not stopped between its turns (so it could think on its opponent's time), and
+//! only the process started is killed at the end.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -17,9 +20,11 @@ const STDERR_TAIL: usize = 2048;
 /// What a timed read found.
 #[derive(Debug, PartialEq)]
 pub enum ReadResult {
+    /// An output line, without its line ending.
     Line(String),
     /// The process closed its output (it exited, or is about to).
     Closed,
+    /// The deadline passed before a line came.
     TimedOut,
 }
 
@@ -36,14 +41,8 @@ impl BotProcess {
     /// assignments and `cd dir &&` as in a shell. The shell leads the new process group, which
     /// every signal targets, so the bot is stopped and killed with it.
     pub fn spawn(command: &str) -> io::Result<BotProcess> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()?;
+        let mut child =
+            shell(command).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -96,13 +95,15 @@ impl BotProcess {
         }
     }
 
-    /// Stops the whole process group until [`BotProcess::resume`].
+    /// Stops the whole process group until [`BotProcess::resume`] (on Unix; elsewhere nothing).
     pub fn pause(&self) {
+        #[cfg(unix)]
         self.signal(libc::SIGSTOP);
     }
 
     /// Continues a stopped process group.
     pub fn resume(&self) {
+        #[cfg(unix)]
         self.signal(libc::SIGCONT);
     }
 
@@ -133,6 +134,7 @@ impl BotProcess {
         Some(line.chars().take(200).collect())
     }
 
+    #[cfg(unix)]
     fn signal(&self, signal: libc::c_int) {
         // The child leads its own group (`process_group(0)`), so its pid is the group id.
         let group = self.child.id() as libc::pid_t;
@@ -146,17 +148,42 @@ impl BotProcess {
 impl Drop for BotProcess {
     /// Kills the bot's whole group (Botzone kills bots at the end of a match) and reaps it.
     fn drop(&mut self) {
+        #[cfg(unix)]
         self.signal(libc::SIGKILL);
+        #[cfg(not(unix))]
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
+/// `command` run by the platform's shell, on Unix as the leader of a new process group.
+#[cfg(unix)]
+fn shell(command: &str) -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut shell = Command::new("sh");
+    shell.arg("-c").arg(command).process_group(0);
+    shell
+}
+
+/// `command` run by the platform's shell.
+#[cfg(not(unix))]
+fn shell(command: &str) -> Command {
+    let mut shell = Command::new("cmd");
+    shell.arg("/C").arg(command);
+    shell
+}
+
 /// How an exit reads in a verdict.
 pub fn describe_exit(status: Option<ExitStatus>) -> String {
-    use std::os::unix::process::ExitStatusExt;
     match status {
         Some(s) if s.code().is_some() => format!("exited with status {}", s.code().unwrap_or_default()),
-        Some(s) => format!("was killed by signal {}", s.signal().unwrap_or_default()),
+        #[cfg(unix)]
+        Some(s) => {
+            use std::os::unix::process::ExitStatusExt;
+            format!("was killed by signal {}", s.signal().unwrap_or_default())
+        }
+        #[cfg(not(unix))]
+        Some(_) => "was killed".to_string(),
         None => "closed its output".to_string(),
     }
 }

@@ -17,6 +17,7 @@ use std::time::Duration;
 pub struct Shard {
     /// From 1.
     pub index: u64,
+    /// The number of slices, `N`.
     pub count: u64,
 }
 

@@ -16,9 +16,17 @@ pub enum PlayerSpec {
     /// A built-in engine searching in the arena's process.
     Builtin(EngineKind),
     /// An external command speaking Botzone's protocol in the given format.
-    Botzone { command: String, format: Format },
+    Botzone {
+        /// The command line, run through `sh -c`.
+        command: String,
+        /// JSON or the simplified text protocol.
+        format: Format,
+    },
     /// An external command speaking GTP.
-    Gtp { command: String },
+    Gtp {
+        /// The command line, run through `sh -c`.
+        command: String,
+    },
 }
 
 impl PlayerSpec {

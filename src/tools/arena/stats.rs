@@ -67,16 +67,22 @@ pub fn percentile(sorted: &[Duration], q: f64) -> Option<Duration> {
 /// A sequential probability ratio test's settings (`--sprt elo0,elo1,alpha,beta`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// Player 1's Elo over player 2 under H0.
     pub elo0: f64,
+    /// Player 1's Elo over player 2 under H1 (above `elo0`).
     pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds.
     pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds.
     pub beta: f64,
 }
 
 /// What an SPRT decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hypothesis {
+    /// Player 1's Elo over player 2 is `elo0`.
     H0,
+    /// Player 1's Elo over player 2 is `elo1`.
     H1,
 }
 
@@ -223,7 +229,9 @@ impl ProofTally {
 /// Player 1's record with one colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Record {
+    /// Games player 1 won.
     pub wins: u64,
+    /// Games player 1 lost.
     pub losses: u64,
 }
 
@@ -260,14 +268,17 @@ impl Tally {
         }
     }
 
+    /// Games player 1 won, both colours.
     pub fn wins(&self) -> u64 {
         self.by_colour.iter().map(|r| r.wins).sum()
     }
 
+    /// Games player 1 lost, both colours.
     pub fn losses(&self) -> u64 {
         self.by_colour.iter().map(|r| r.losses).sum()
     }
 
+    /// Games played.
     pub fn games(&self) -> u64 {
         self.wins() + self.losses()
     }
