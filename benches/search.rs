@@ -1,7 +1,8 @@
 //! Speed of the search: `Mcts::think` for a fixed number of iterations on the middle-game
 //! fixture, from a fresh search each time (no tree kept from an earlier call):
 //! `cargo bench --bench search`. Iterations per second = NODES / the median time. Also the
-//! policy network's cost per position: its planes, and its planes and scores.
+//! policy network's cost per position: its planes, and its planes and scores. And one random
+//! playout to the end of the game from the empty board and from the middle game.
 
 // `criterion_group!` makes a public `fn benches` to which no doc comment can be attached.
 #![allow(missing_docs)]
@@ -10,6 +11,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use nogo::search::engine::{Budget, Engine};
 use nogo::search::mcts::Mcts;
 use nogo::search::params::Params;
+use nogo::search::playout::playout;
 use nogo::search::policy::{planes, Network};
 use nogo::tools::bench::{position, MIDDLE_GAME};
 
@@ -41,5 +43,15 @@ fn policy(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, think, policy);
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("playout");
+    for (name, moves) in [("empty_board", ""), ("middle_game", MIDDLE_GAME)] {
+        let start = position(moves);
+        let mut rng = fastrand::Rng::with_seed(1);
+        group.bench_function(name, |b| b.iter(|| playout(&mut start.clone(), &mut rng)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, think, policy, playouts);
 criterion_main!(benches);

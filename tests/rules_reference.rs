@@ -271,6 +271,9 @@ fn differential(seed: u64, positions: u64) {
             for colour in [Color::Black, Color::White] {
                 let expected = set_of(&legal[colour.index()]);
                 assert_eq!(engine.legal(colour), expected, "legal set of {colour}, {trace}");
+                let by_point: Bitboard =
+                    Bitboard::FULL.iter().filter(|&p| engine.is_legal(colour, p)).collect();
+                assert_eq!(by_point, expected, "is_legal of {colour} point by point, {trace}");
             }
             assert_eq!(engine.legal_both(), [engine.legal(Color::Black), engine.legal(Color::White)]);
 

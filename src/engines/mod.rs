@@ -9,6 +9,7 @@ pub mod seed;
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::Mcts;
 use crate::search::params::{parse_setting, Params};
+use crate::search::rave::Rave;
 use crate::search::time;
 use std::time::{Duration, Instant};
 
@@ -17,6 +18,8 @@ use std::time::{Duration, Instant};
 pub enum EngineKind {
     /// The project's own search (the default).
     Mcts,
+    /// Monte Carlo tree search with random playouts and RAVE.
+    Rave,
     /// Uniformly random among legal moves.
     Random,
     /// The seed bot: evaluation-only MCTS with the mobility score.
@@ -31,6 +34,7 @@ impl EngineKind {
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Mcts => "mcts",
+            EngineKind::Rave => "rave",
             EngineKind::Random => "random",
             EngineKind::Seed => "seed",
             EngineKind::AlphaBeta => "alphabeta",
@@ -48,6 +52,7 @@ pub fn create(kind: EngineKind, seed: u64) -> Box<dyn Engine> {
 pub fn create_with_params(kind: EngineKind, seed: u64, params: Params) -> Box<dyn Engine> {
     match kind {
         EngineKind::Mcts => Box::new(Mcts::new(params, seed)),
+        EngineKind::Rave => Box::new(Rave::new(params, seed)),
         EngineKind::Random => Box::new(random::RandomEngine::new(seed)),
         EngineKind::Seed => Box::new(seed::SeedEngine::new()),
         EngineKind::AlphaBeta => Box::new(alphabeta::AlphaBetaEngine::new(seed)),

@@ -86,6 +86,19 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// How many points of the set come before `p` in board order: the rank of `p` among them.
+    ///
+    /// ```
+    /// use nogo::{Bitboard, Point};
+    /// let set: Bitboard = [(0, 0), (3, 0), (1, 1)].into_iter().map(|(x, y)| Point::from_xy(x, y).unwrap()).collect();
+    /// assert_eq!(set.count_below(Point::from_xy(1, 1).unwrap()), 2);
+    /// assert_eq!(set.count_below(Point::from_xy(0, 0).unwrap()), 0);
+    /// ```
+    #[inline]
+    pub fn count_below(self, p: Point) -> u32 {
+        (self.0 & (SINGLES[p.index()].0 - 1)).count_ones()
+    }
+
     /// Whether `p` is in the set.
     #[inline]
     pub const fn has(self, p: Point) -> bool {

@@ -352,6 +352,17 @@ impl Position {
         legal_set(empty, near_empty, self.safe[c].neighbors(), self.atari[1 - c])
     }
 
+    /// Whether `colour` may play the point `p` now (whoever is to move): the point test of
+    /// [`Position::legal`], for callers that test a few points rather than the whole board.
+    #[inline]
+    pub fn is_legal(&self, colour: Color, p: Point) -> bool {
+        let c = colour.index();
+        let empty = self.empty();
+        empty.has(p)
+            && !self.atari[1 - c].has(p)
+            && !(ADJACENT[p.index()] & (empty | self.safe[c])).is_empty()
+    }
+
     /// The legal moves of the side to move.
     #[inline]
     pub fn legal_moves(&self) -> Bitboard {

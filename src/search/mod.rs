@@ -6,7 +6,9 @@ pub mod engine;
 pub mod eval;
 pub mod mcts;
 pub mod params;
+pub mod playout;
 pub mod policy;
+pub mod rave;
 pub mod time;
 
 pub use endgame::Solver;

@@ -33,7 +33,7 @@ use std::time::Duration;
 /// Options of `nogo arena`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "PLAYER is one of:\n  \
-    builtin:NAME or NAME   a built-in engine in this process (mcts, random, seed, alphabeta)\n  \
+    builtin:NAME or NAME   a built-in engine in this process (mcts, rave, random, seed, alphabeta)\n  \
     CMD or json:CMD        a command speaking Botzone's JSON protocol\n  \
     text:CMD               a command speaking Botzone's simplified text protocol\n  \
     gtp:CMD                a command speaking GTP\n\

@@ -1,0 +1,234 @@
+//! Monte Carlo tree search with random playouts and RAVE, the method of the strongest NoGo
+//! programs known (HappyNoGo, HaHaNoGo): each simulation descends the tree by
+//! [`select::best_child`], expands a leaf visited often enough, plays the game out by the
+//! NoGo-aware policy of [`playout`], and counts the result for every node of the descent and,
+//! as all moves as first, for the children whose move was played later
+//! ([`backup::backup`]). Positions proven (a side without a move) climb the tree as in
+//! MCTS-Solver.
+//!
+//! Files by job: [`tree`] (the arena and [`tree::NodeId`]), [`select`], [`backup`]; the
+//! playout policy is [`crate::search::playout`].
+
+pub mod backup;
+pub mod select;
+pub mod tree;
+
+use crate::rules::point::MAX_POSITIONS;
+use crate::rules::tactics::decisive_move;
+use crate::rules::{Point, Position};
+use crate::search::engine::{Budget, Engine, Proof, Report};
+use crate::search::params::Params;
+use crate::search::playout::{playout, Outcome};
+use crate::search::time::CLOCK_INTERVAL;
+use backup::Step;
+use std::time::Instant;
+use tree::{Blend, NodeId, Tree};
+
+/// The playout search.
+pub struct Rave {
+    params: Params,
+    tree: Tree,
+    rng: fastrand::Rng,
+}
+
+impl Rave {
+    /// A search with `params`, its random choices drawn from `seed`.
+    pub fn new(params: Params, seed: u64) -> Rave {
+        Rave { params, tree: Tree::new(params.memory_bytes), rng: fastrand::Rng::with_seed(seed) }
+    }
+
+    /// One simulation from `root` (the position of the tree's root): descend, expand, play
+    /// out, back up. `path` is scratch space for the descent's nodes.
+    fn simulate(&mut self, root: &Position, path: &mut Vec<Step>) {
+        let mut position = root.clone();
+        path.clear();
+        let mut id = NodeId::ROOT;
+        loop {
+            let moves = position.legal_moves();
+            path.push(Step { id, moves });
+            let node = &self.tree[id];
+            if node.proof.is_known() {
+                break;
+            }
+            if !node.is_expanded() {
+                let ready = id == NodeId::ROOT || node.visits() >= self.params.rave_expand_visits;
+                if !ready || !self.tree.expand(id, moves, self.params.rave_prior as f32) {
+                    break;
+                }
+                if self.tree[id].proof.is_known() {
+                    backup::prove_up(&mut self.tree, path);
+                    break;
+                }
+            }
+            id = select::best_child(&self.tree, id, &self.params);
+            position.play_unchecked(self.tree[id].point());
+        }
+        let outcome = match self.tree[id].proof {
+            // A proven node's result needs no playout; its stones are those on the board.
+            Proof::Unknown => playout(&mut position, &mut self.rng),
+            proof => {
+                let mover = !position.to_move();
+                let winner = if proof == Proof::Win { mover } else { !mover };
+                Outcome {
+                    winner,
+                    stones: [position.stones(crate::Color::Black), position.stones(crate::Color::White)],
+                }
+            }
+        };
+        let blend = Blend { bias: 4.0 * self.params.rave_bias * self.params.rave_bias };
+        backup::backup(&mut self.tree, path, root.to_move(), &outcome, blend);
+    }
+
+    /// The most simulated child of `id`, or a child proven won for the side to move there.
+    fn best_move(&self, id: NodeId) -> Option<NodeId> {
+        let node = &self.tree[id];
+        if let Some(win) = node.children().find(|&c| self.tree[c].proof == Proof::Win) {
+            return Some(win);
+        }
+        let rank = |c: NodeId| {
+            let child = &self.tree[c];
+            (child.proof != Proof::Loss, child.visits(), (child.mean() * 1e6) as u32)
+        };
+        node.children().max_by_key(|&c| rank(c))
+    }
+
+    /// The expected line from the root: the best move of each node down while it has one.
+    fn principal_variation(&self) -> Vec<Point> {
+        let mut pv = Vec::new();
+        let mut id = NodeId::ROOT;
+        while let Some(child) = self.tree[id].is_expanded().then(|| self.best_move(id)).flatten() {
+            pv.push(self.tree[child].point());
+            if self.tree[child].visits() == 0 || pv.len() == MAX_POSITIONS {
+                break;
+            }
+            id = child;
+        }
+        pv
+    }
+
+    /// The root's children with their simulations and mean for the side to move, for analysis.
+    pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
+        if self.tree.is_empty() {
+            return Vec::new();
+        }
+        self.tree[NodeId::ROOT]
+            .children()
+            .map(|c| (self.tree[c].point(), self.tree[c].visits(), self.tree[c].mean()))
+            .collect()
+    }
+}
+
+impl Engine for Rave {
+    fn name(&self) -> &'static str {
+        "rave"
+    }
+
+    fn think(&mut self, position: &Position, budget: &Budget) -> Report {
+        let started = Instant::now();
+        if let Some(win) = decisive_move(position) {
+            return Report::decisive(win, started);
+        }
+        self.tree.reset();
+        let mut path = Vec::with_capacity(MAX_POSITIONS);
+        let max = budget.nodes.unwrap_or(u64::MAX);
+        let mut simulations = 0;
+        while simulations < max && !self.tree[NodeId::ROOT].proof.is_known() {
+            self.simulate(position, &mut path);
+            simulations += 1;
+            if simulations.is_multiple_of(CLOCK_INTERVAL) && budget.expired() {
+                break;
+            }
+        }
+        // The root's proof is for the player who moved into it: flipped for the side to move.
+        let proof = self.tree[NodeId::ROOT].proof.flip();
+        let (best, win_rate) = match self.best_move(NodeId::ROOT) {
+            Some(child) => (self.tree[child].point(), self.tree[child].mean() as f64),
+            None => {
+                let pick =
+                    position.legal_moves().choose(&mut self.rng).expect("a position with a legal move");
+                (pick, 0.5)
+            }
+        };
+        Report {
+            best,
+            iterations: simulations,
+            elapsed: started.elapsed(),
+            win_rate: match proof {
+                Proof::Win => 1.0,
+                Proof::Loss => 0.0,
+                Proof::Unknown => win_rate,
+            },
+            pv: self.principal_variation(),
+            proof,
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.tree.reset();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::test_support::{play_out, random_positions};
+    use crate::search::endgame;
+
+    fn small() -> Params {
+        Params { memory_bytes: 4 << 20, ..Params::default() }
+    }
+
+    #[test]
+    fn fixed_simulations_are_reproducible_legal_and_spread_over_the_root() {
+        let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+        let mut search = Rave::new(small(), 3);
+        let a = search.think(&position, &Budget::nodes(4000));
+        assert_eq!(a.iterations, 4000);
+        assert!(position.legal_moves().has(a.best));
+        assert_eq!(a.pv.first(), Some(&a.best));
+        let children = search.root_children();
+        assert_eq!(children.len() as u32, position.legal_moves().count());
+        assert_eq!(children.iter().map(|c| c.1).sum::<u32>(), 4000, "each simulation goes through one child");
+        let most = children.iter().max_by_key(|c| c.1).unwrap();
+        assert_eq!(most.0, a.best, "the most simulated move is played");
+        let b = Rave::new(small(), 3).think(&position, &Budget::nodes(4000));
+        assert_eq!((b.best, b.pv, b.win_rate), (a.best, a.pv, a.win_rate), "the same seed, the same search");
+    }
+
+    #[test]
+    fn small_endgames_are_proven_with_the_solvers_verdict() {
+        let live = |p: &Position| {
+            let [black, white] = p.legal_both();
+            (black | white).count()
+        };
+        let mut proven = 0;
+        for position in random_positions(9, |p| (8..=12).contains(&live(p))) {
+            let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
+            let report = Rave::new(small(), 0).think(&position, &Budget::nodes(100_000));
+            if report.proof.is_known() {
+                assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
+                proven += 1;
+            }
+            if exact.win {
+                // A winning move is played, proven or not.
+                let mut after = position.clone();
+                after.play(report.best).unwrap();
+                let reply = endgame::solve(&after, &Budget::default()).expect("no limit");
+                assert!(!reply.win, "{} throws the win away\n{position}", report.best);
+            }
+        }
+        assert!(proven >= 15, "only {proven} of 20 proven");
+    }
+
+    #[test]
+    fn a_winning_move_is_played_at_once() {
+        // The side to move can take the opponent's last legal point.
+        for position in random_positions(4, |p| decisive_move(p).is_some()) {
+            let report = Rave::new(small(), 0).think(&position, &Budget::nodes(1000));
+            assert_eq!(report.proof, Proof::Win);
+            let mut after = position.clone();
+            after.play(report.best).unwrap();
+            assert!(after.is_terminal());
+        }
+    }
+}
