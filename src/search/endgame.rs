@@ -62,9 +62,11 @@
 
 use crate::rules::point::{MAX_MOVES, MAX_POSITIONS};
 use crate::rules::{Bitboard, Color, Point, Position};
-use crate::search::engine::{Budget, Proof};
+use crate::search::engine::{Budget, Proof, Report};
+use crate::search::params::Params;
 use crate::search::time::CLOCK_INTERVAL;
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// What the solver proved about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +125,51 @@ pub(crate) fn solve(position: &Position, budget: &Budget) -> Option<Solution> {
 }
 
 impl Solver {
+    /// The solver in `slot`, made with [`DEFAULT_TABLE_BITS`] on first use (its table is large)
+    /// and kept there, so a search keeps its table between turns.
+    pub fn made_once(slot: &mut Option<Solver>) -> &mut Solver {
+        slot.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS))
+    }
+
+    /// Tries to prove a win for the side to move of `position` once at most
+    /// [`Params::endgame_points`] points are playable, on [`Params::endgame_share`] of
+    /// `budget` (whose clock started at `started`); the report of the winning move, or `None`
+    /// to search with the tree instead.
+    pub fn try_win(
+        &mut self,
+        position: &Position,
+        budget: &Budget,
+        started: Instant,
+        params: &Params,
+    ) -> Option<Report> {
+        let [black, white] = position.legal_both();
+        if (black | white).count() > params.endgame_points {
+            return None;
+        }
+        let share = params.endgame_share;
+        let solver_budget = Budget {
+            deadline: budget.deadline.map(|d| started + d.saturating_duration_since(started).mul_f32(share)),
+            nodes: budget.nodes.map(|n| (n as f32 * share) as u64),
+            stop: budget.stop,
+        };
+        match self.solve(position, &solver_budget)? {
+            Solution { win: true, best: Some(best), nodes } => Some(Report {
+                best,
+                iterations: nodes,
+                elapsed: started.elapsed(),
+                win_rate: 1.0,
+                pv: vec![best],
+                proof: Proof::Win,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The bytes of a table of `2^bits` entries with their tags.
+    pub const fn table_bytes(bits: u32) -> usize {
+        (std::mem::size_of::<Entry>() + 1) << bits
+    }
+
     /// A solver with a table of `2^bits` entries (17 bytes each with its tag); `bits >= 1`.
     pub fn new(bits: u32) -> Solver {
         let size = 1usize << bits.max(1);

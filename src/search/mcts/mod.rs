@@ -15,7 +15,7 @@ use crate::rules::hash;
 use crate::rules::point::{INDEX_COUNT, MAX_MOVES, MAX_POSITIONS};
 use crate::rules::tactics::{can_be_closed, decisive_move, find_decisive};
 use crate::rules::{Bitboard, Color, Point, Position};
-use crate::search::endgame::{Solution, Solver, DEFAULT_TABLE_BITS};
+use crate::search::endgame::Solver;
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::eval;
 use crate::search::params::Params;
@@ -438,7 +438,7 @@ impl Mcts {
 
     /// The endgame solver, made on first use (its table is large) and kept between turns.
     fn solver(&mut self) -> &mut Solver {
-        self.solver.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS))
+        Solver::made_once(&mut self.solver)
     }
 
     /// Proves the root's children from the solver's table: a kept tree scored them before
@@ -622,31 +622,10 @@ impl Mcts {
         })
     }
 
-    /// Tries to prove a win with the exact solver, on a share of the budget, once few points
-    /// are playable; the report of the winning move, or `None` to search the tree instead.
+    /// Tries to prove a win with the exact solver (see [`Solver::try_win`]).
     fn solve_endgame(&mut self, position: &Position, budget: &Budget, started: Instant) -> Option<Report> {
-        let [black, white] = position.legal_both();
-        if (black | white).count() > self.params.endgame_points {
-            return None;
-        }
-        let share = self.params.endgame_share;
-        let solver_budget = Budget {
-            deadline: budget.deadline.map(|d| started + d.saturating_duration_since(started).mul_f32(share)),
-            nodes: budget.nodes.map(|n| (n as f32 * share) as u64),
-            stop: budget.stop,
-        };
-        let solver = self.solver();
-        match solver.solve(position, &solver_budget)? {
-            Solution { win: true, best: Some(best), nodes } => Some(Report {
-                best,
-                iterations: nodes,
-                elapsed: started.elapsed(),
-                win_rate: 1.0,
-                pv: vec![best],
-                proof: Proof::Win,
-            }),
-            _ => None,
-        }
+        let params = self.params;
+        self.solver().try_win(position, budget, started, &params)
     }
 
     /// Visits of the root's child playing `mv` (0 when not searched).

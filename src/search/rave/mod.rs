@@ -15,7 +15,8 @@ pub mod tree;
 
 use crate::rules::point::MAX_POSITIONS;
 use crate::rules::tactics::decisive_move;
-use crate::rules::{Point, Position};
+use crate::rules::{Color, Point, Position};
+use crate::search::endgame::{Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::params::Params;
 use crate::search::playout::{playout, Outcome};
@@ -28,13 +29,58 @@ use tree::{Blend, NodeId, Tree};
 pub struct Rave {
     params: Params,
     tree: Tree,
+    /// The position at the tree's root, while a tree is kept.
+    root: Option<Position>,
+    /// The exact endgame solver, made on first use.
+    solver: Option<Solver>,
     rng: fastrand::Rng,
 }
 
 impl Rave {
-    /// A search with `params`, its random choices drawn from `seed`.
+    /// A search with `params`, its random choices drawn from `seed`. The tree takes
+    /// `params.memory_bytes` less the solver's table.
     pub fn new(params: Params, seed: u64) -> Rave {
-        Rave { params, tree: Tree::new(params.memory_bytes), rng: fastrand::Rng::with_seed(seed) }
+        let tree_bytes = params.memory_bytes.saturating_sub(Solver::table_bytes(DEFAULT_TABLE_BITS));
+        Rave {
+            params,
+            tree: Tree::new(tree_bytes),
+            root: None,
+            solver: None,
+            rng: fastrand::Rng::with_seed(seed),
+        }
+    }
+
+    /// Sets the tree up for a search of `position`: the subtree of the position kept from the
+    /// last search when it is that position or one or two moves after it, else a lone root.
+    fn set_root(&mut self, position: &Position) {
+        let kept = self.root.as_ref().and_then(|old| self.node_of(old, position));
+        match kept {
+            Some(NodeId::ROOT) => {}
+            Some(id) => self.tree.reroot(id),
+            None => self.tree.reset(),
+        }
+        self.root = Some(position.clone());
+    }
+
+    /// The node of `position` in a tree rooted at `old`: `old` itself, or the node of the one
+    /// or two moves (the mover's, then the opponent's) that lead from it to `position`.
+    fn node_of(&self, old: &Position, position: &Position) -> Option<NodeId> {
+        let mover = old.to_move();
+        let added = |colour: Color| {
+            let (before, after) = (old.stones(colour), position.stones(colour));
+            before.is_subset(after).then_some(after - before)
+        };
+        let (own, theirs) = (added(mover)?, added(!mover)?);
+        let first = own.first();
+        match (own.count(), theirs.count()) {
+            (0, 0) if position.to_move() == mover => Some(NodeId::ROOT),
+            (1, 0) if position.to_move() != mover => self.tree.child(NodeId::ROOT, first?),
+            (1, 1) if position.to_move() == mover => {
+                let child = self.tree.child(NodeId::ROOT, first?)?;
+                self.tree.child(child, theirs.first()?)
+            }
+            _ => None,
+        }
     }
 
     /// One simulation from `root` (the position of the tree's root): descend, expand, play
@@ -128,7 +174,12 @@ impl Engine for Rave {
         if let Some(win) = decisive_move(position) {
             return Report::decisive(win, started);
         }
-        self.tree.reset();
+        if let Some(report) =
+            Solver::made_once(&mut self.solver).try_win(position, budget, started, &self.params)
+        {
+            return report;
+        }
+        self.set_root(position);
         let mut path = Vec::with_capacity(MAX_POSITIONS);
         let max = budget.nodes.unwrap_or(u64::MAX);
         let mut simulations = 0;
@@ -164,6 +215,7 @@ impl Engine for Rave {
     }
 
     fn new_game(&mut self) {
+        self.root = None;
         self.tree.reset();
     }
 }
@@ -175,7 +227,7 @@ mod tests {
     use crate::search::endgame;
 
     fn small() -> Params {
-        Params { memory_bytes: 4 << 20, ..Params::default() }
+        Params { memory_bytes: 64 << 20, ..Params::default() }
     }
 
     #[test]
@@ -193,6 +245,34 @@ mod tests {
         assert_eq!(most.0, a.best, "the most simulated move is played");
         let b = Rave::new(small(), 3).think(&position, &Budget::nodes(4000));
         assert_eq!((b.best, b.pv, b.win_rate), (a.best, a.pv, a.win_rate), "the same seed, the same search");
+    }
+
+    #[test]
+    fn the_subtree_of_the_position_reached_is_kept() {
+        let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+        let mut search = Rave::new(small(), 1);
+        let first = search.think(&position, &Budget::nodes(20_000));
+        let mut after = position.clone();
+        after.play(first.best).unwrap();
+        // The opponent's reply: the move the search expects, whose subtree is the biggest.
+        let reply = first.pv[1];
+        let child = search.tree.child(NodeId::ROOT, first.best).unwrap();
+        let kept = search.tree[search.tree.child(child, reply).unwrap()].visits();
+        assert!(kept > 100);
+        after.play(reply).unwrap();
+        search.think(&after, &Budget::nodes(1000));
+        let visits: u32 = search.root_children().iter().map(|c| c.1).sum();
+        // The node's first simulations ended at it, before it had children.
+        assert_eq!(
+            visits,
+            kept - search.params.rave_expand_visits + 1000,
+            "the kept simulations and the new ones"
+        );
+        // A position not reached from the root starts afresh, as does a new game.
+        search.think(&position, &Budget::nodes(1000));
+        assert_eq!(search.root_children().iter().map(|c| c.1).sum::<u32>(), 1000);
+        search.new_game();
+        assert!(search.root.is_none());
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The tree of the playout search: an arena of nodes addressed by [`NodeId`]; a node's
-//! children are one contiguous block, made all at once when the node is expanded.
+//! children are one contiguous block, made all at once when the node is expanded. Between
+//! turns the subtree of the position reached is kept and moved to the front in place, so the
+//! arena never holds more than its cap.
 
 use crate::rules::point::MAX_MOVES;
 use crate::rules::{Bitboard, Point};
@@ -160,6 +162,14 @@ pub struct Tree {
     capacity: usize,
 }
 
+/// A children block to keep when the tree is re-rooted: where it is, and where its owner went.
+#[derive(Clone, Copy)]
+struct Kept {
+    first: u32,
+    len: u32,
+    owner: u32,
+}
+
 impl Tree {
     /// An empty tree that will hold at most `memory_bytes` of nodes (at least one full
     /// expansion of the root).
@@ -172,6 +182,48 @@ impl Tree {
     pub fn reset(&mut self) {
         self.nodes.clear();
         self.nodes.push(Node::new(Point::from_index_unchecked(0), 0.0));
+    }
+
+    /// The child of `id` that plays `p`, if `id` is expanded and `p` is one of its moves.
+    pub fn child(&self, id: NodeId, p: Point) -> Option<NodeId> {
+        self[id].children().find(|&c| self[c].point() == p)
+    }
+
+    /// Makes `id` the root, keeping its subtree and dropping the rest: the kept children blocks
+    /// move to the front in the order they were made, which keeps every block after its owner,
+    /// so each move only goes down the arena.
+    pub fn reroot(&mut self, id: NodeId) {
+        let mut kept: Vec<Kept> = Vec::new();
+        let mut stack = vec![id];
+        while let Some(node) = stack.pop() {
+            let node = self[node];
+            if node.is_expanded() && node.children > 0 {
+                kept.push(Kept { first: node.first_child, len: node.children as u32, owner: u32::MAX });
+                stack.extend(node.children());
+            }
+        }
+        kept.sort_unstable_by_key(|block| block.first);
+        self.nodes[0] = self[id];
+        if let Some(first) = kept.first_mut() {
+            first.owner = 0;
+        }
+        let mut write = 1;
+        for i in 0..kept.len() {
+            let Kept { first, len, owner } = kept[i];
+            let (first, len) = (first as usize, len as usize);
+            self.nodes.copy_within(first..first + len, write);
+            self.nodes[owner as usize].first_child = write as u32;
+            for moved in write..write + len {
+                let node = self.nodes[moved];
+                if node.is_expanded() && node.children > 0 {
+                    let block =
+                        kept.binary_search_by_key(&node.first_child, |b| b.first).expect("a kept block");
+                    kept[block].owner = moved as u32;
+                }
+            }
+            write += len;
+        }
+        self.nodes.truncate(write);
     }
 
     /// Nodes in the tree.
@@ -238,6 +290,51 @@ mod tests {
         // beta = 4 / (2 + 4 + 8) = 2/7: the mean 0 and the rave mean 3/4.
         assert!((node.value() - 3.0 / 14.0).abs() < 1e-6, "{}", node.value());
         assert_eq!(node.inv_sqrt_visits(), 1.0 / 3f32.sqrt());
+    }
+
+    #[test]
+    fn rerooting_keeps_the_subtree_with_its_statistics() {
+        let blend = Blend { bias: 0.0 };
+        let mut tree = Tree::new(1 << 20);
+        tree.reset();
+        let moves: Bitboard = Bitboard::FULL.iter().take(5).collect();
+        tree.expand(NodeId::ROOT, moves, 2.0);
+        let children: Vec<NodeId> = tree[NodeId::ROOT].children().collect();
+        // Grow the second and fourth children two levels deep, with distinct counts.
+        for (k, &child) in children.iter().enumerate() {
+            if k % 2 == 1 {
+                tree.expand(child, moves, 2.0);
+                let grandchildren: Vec<NodeId> = tree[child].children().collect();
+                for (j, &g) in grandchildren.iter().enumerate() {
+                    for _ in 0..(10 * k + j) {
+                        tree[g].count(j % 2 == 0, blend);
+                    }
+                    if j == 2 {
+                        tree.expand(g, moves, 2.0);
+                        tree[g].proof = Proof::Loss;
+                    }
+                }
+            }
+        }
+        let describe = |tree: &Tree, id: NodeId| {
+            let mut lines = Vec::new();
+            let mut stack = vec![(id, 0)];
+            while let Some((node, depth)) = stack.pop() {
+                let n = tree[node];
+                lines.push((depth, n.point(), n.visits(), n.value(), n.proof, n.is_expanded()));
+                stack.extend(n.children().map(|c| (c, depth + 1)));
+            }
+            lines
+        };
+        let new_root = children[3];
+        let before = describe(&tree, new_root);
+        tree.reroot(new_root);
+        assert_eq!(describe(&tree, NodeId::ROOT), before);
+        assert_eq!(tree.len(), 1 + 5 + 5, "the new root, its children and one grandchild's children");
+        let leaf = tree[NodeId::ROOT].children().next().unwrap();
+        assert!(!tree[leaf].is_expanded());
+        tree.reroot(leaf);
+        assert_eq!(tree.len(), 1);
     }
 
     #[test]
