@@ -13,6 +13,7 @@ use std::time::Duration;
 /// Per-turn time limits.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Every other turn (Botzone: 1 s).
     pub turn: Duration,
     /// A player's first turn of a game (Botzone: 2 s where other turns get 1 s).
     pub first_turn: Duration,
@@ -23,20 +24,30 @@ pub struct Limits {
 pub enum Verdict {
     /// The loser had no legal move: the normal end of NoGo.
     NoLegalMove,
+    /// The loser resigned (a GTP engine answered `genmove` with `resign`).
+    Resign,
+    /// The loser played an illegal move.
     Illegal(IllegalKind),
+    /// No complete answer within the time limit.
     Timeout,
     /// Answered, then neither printed the keep-running marker nor exited (a timeout).
     NoMarker,
+    /// The loser's process ended (or could not start) without answering.
     Crash,
+    /// The loser's output was not a move in the expected format.
     Malformed,
 }
 
 /// [`PlayError`] in an order and with names fit for counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IllegalKind {
+    /// The point is occupied.
     Occupied,
+    /// The move would leave its own group without a liberty.
     Suicide,
+    /// The move would take an opponent group's last liberty.
     Capture,
+    /// The point is off the board.
     OffBoard,
 }
 
@@ -57,14 +68,16 @@ impl From<FaultKind> for Verdict {
             FaultKind::NoMarker => Verdict::NoMarker,
             FaultKind::Crash => Verdict::Crash,
             FaultKind::Malformed => Verdict::Malformed,
+            FaultKind::Resign => Verdict::Resign,
         }
     }
 }
 
 impl Verdict {
     /// Every verdict, in display order.
-    pub const ALL: [Verdict; 9] = [
+    pub const ALL: [Verdict; 10] = [
         Verdict::NoLegalMove,
+        Verdict::Resign,
         Verdict::Illegal(IllegalKind::Occupied),
         Verdict::Illegal(IllegalKind::Suicide),
         Verdict::Illegal(IllegalKind::Capture),
@@ -79,6 +92,7 @@ impl Verdict {
     pub fn key(self) -> &'static str {
         match self {
             Verdict::NoLegalMove => "no-legal-move",
+            Verdict::Resign => "resign",
             Verdict::Illegal(IllegalKind::Occupied) => "illegal-occupied",
             Verdict::Illegal(IllegalKind::Suicide) => "illegal-suicide",
             Verdict::Illegal(IllegalKind::Capture) => "illegal-capture",
@@ -101,7 +115,9 @@ impl fmt::Display for Verdict {
 /// had proven the result for itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Proofs {
+    /// The first move for which a proven win was claimed.
     pub win: Option<usize>,
+    /// The first move for which a proven loss was claimed.
     pub loss: Option<usize>,
 }
 
@@ -119,8 +135,11 @@ impl Proofs {
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The game as played, with its result.
     pub record: GameRecord,
+    /// The colour that won.
     pub winner: Color,
+    /// Why the game ended.
     pub verdict: Verdict,
     /// Each colour's time per move, in play order (the faulty last turn included).
     pub times: [Vec<Duration>; 2],
@@ -153,6 +172,9 @@ pub fn play(
         proofs[colour.index()].note(number, turn.proof);
         let answer = match turn.outcome {
             Ok(answer) => answer,
+            Err(fault) if fault.kind == FaultKind::Resign => {
+                break (colour, Verdict::Resign, format!("{colour} resigned at move {number}"));
+            }
             Err(fault) => {
                 let reason =
                     format!("{colour} {} at move {number}: {}", Verdict::from(fault.kind), fault.detail);
@@ -244,6 +266,19 @@ mod tests {
         assert_eq!((game.winner, game.verdict), (Color::Black, Verdict::Timeout));
         assert_eq!(game.times[1].len(), 1, "the faulty turn is timed");
         assert_eq!(game.record.result.unwrap().reason, "white timeout at move 2: slow");
+    }
+
+    #[test]
+    fn a_resignation_loses_with_its_own_verdict() {
+        let resign = Err(Fault::new(FaultKind::Resign, "genmove answered resign"));
+        let game = judge(vec![xy(4, 4), resign], vec![xy(0, 0)], &[]);
+        assert_eq!((game.winner, game.verdict), (Color::White, Verdict::Resign));
+        assert_eq!(game.record.moves.len(), 2);
+        assert_eq!(game.times[0].len(), 2, "the resigning turn is timed");
+        assert!(game.record.to_sgf().contains("RE[W+R]"));
+        assert_eq!(game.record.result.unwrap().reason, "black resigned at move 3");
+        assert_eq!(Verdict::Resign.key(), "resign");
+        assert!(Verdict::ALL.contains(&Verdict::Resign));
     }
 
     #[test]

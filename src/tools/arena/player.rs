@@ -9,7 +9,9 @@ use std::time::Duration;
 /// A move as the player wrote it: any integers, checked by the judge against the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Answer {
+    /// Column, 0-based from the left (Botzone's `x`) when on the board.
     pub x: i64,
+    /// Row, 0-based from the top (Botzone's `y`) when on the board.
     pub y: i64,
 }
 
@@ -22,6 +24,7 @@ impl From<Point> for Answer {
 /// A turn that ended without a usable answer; the player loses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
+    /// Which way the turn failed.
     pub kind: FaultKind,
     /// What exactly happened, for the record.
     pub detail: String,
@@ -39,9 +42,13 @@ pub enum FaultKind {
     Crash,
     /// Output that is not a move in the expected format.
     Malformed,
+    /// The player resigned (GTP `genmove` answered `resign`): no failure, but the turn has no
+    /// move and the player loses all the same.
+    Resign,
 }
 
 impl Fault {
+    /// A fault of `kind`, `detail` saying what happened.
     pub fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
         Fault { kind, detail: detail.into() }
     }
@@ -50,7 +57,9 @@ impl Fault {
 /// What a turn produced, and how long the player took.
 #[derive(Clone, Debug)]
 pub struct Turn {
+    /// The move answered, or why there is none.
     pub outcome: Result<Answer, Fault>,
+    /// How long the turn took.
     pub elapsed: Duration,
     /// The result the player said its search proved for itself (`Unknown` when it said
     /// nothing, or cannot say).
