@@ -24,6 +24,9 @@ pub enum Command {
         /// Iterations per position.
         #[arg(long, default_value_t = crate::tools::bench::DEFAULT_NODES)]
         nodes: u64,
+        /// The search to time.
+        #[arg(long, value_enum, default_value_t = crate::tools::bench::BenchEngine::Mcts)]
+        engine: crate::tools::bench::BenchEngine,
         /// The search's tunables (`--set`).
         #[command(flatten)]
         search: crate::engines::SearchSettings,
@@ -43,8 +46,8 @@ pub fn run(started: Instant) -> i32 {
     install_panic_hook();
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { nodes, search }) => {
-            match crate::tools::bench::run(nodes, search.params(), &mut std::io::stdout().lock()) {
+        Some(Command::Bench { nodes, engine, search }) => {
+            match crate::tools::bench::run(engine, nodes, search.params(), &mut std::io::stdout().lock()) {
                 Ok(()) => 0,
                 // A reader that stops early (`nogo bench | head`) is not an error.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,

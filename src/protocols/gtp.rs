@@ -12,7 +12,6 @@ use crate::protocols::sgf::GameRecord;
 use crate::rules::point::SIZE;
 use crate::rules::{Color, Game, Point};
 use crate::search::engine::{Budget, Engine, Report};
-use crate::search::mcts::Mcts;
 use crate::search::time::{self, GameClock, Remaining, TimeSettings};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
@@ -117,7 +116,7 @@ pub struct Gtp {
     args: EngineArgs,
     engine: Box<dyn Engine>,
     /// The search behind the analysis views, made on first use.
-    analysis: Option<Mcts>,
+    analysis: Option<Box<dyn Engine>>,
     game: Game,
     clock: GameClock,
     /// Raised to stop the running search (see [`run`]).
@@ -302,7 +301,7 @@ impl Gtp {
         if let Some(result) = self.game.result() {
             return format!("TEXT game over: {} wins, {}", result.winner, result.reason);
         }
-        let search = self.analysis.get_or_insert_with(|| Mcts::new(self.args.params(), self.args.seed));
+        let search = self.analysis.get_or_insert_with(|| self.args.create());
         let budget = Budget { stop: self.interrupt, ..self.args.move_budget(Instant::now()) };
         let report = search.think(&position, &budget);
         log_report("analysis", &report);
@@ -463,6 +462,7 @@ pub fn run(args: GtpArgs) -> i32 {
 mod tests {
     use super::*;
     use crate::engines::{EngineKind, SearchSettings};
+    use crate::search::mcts::Mcts;
     use crate::search::params::Params;
 
     #[test]
@@ -565,5 +565,23 @@ mod tests {
         shown_sorted.sort();
         assert_eq!(shown_sorted, visits(args.params()), "the analysis searches as genmove would");
         assert_ne!(shown_sorted, visits(Params::default()), "the settings change the search");
+    }
+
+    #[test]
+    fn analysis_searches_with_the_engine_chosen() {
+        let args = EngineArgs {
+            time: None,
+            nodes: Some(2000),
+            seed: 0,
+            engine: EngineKind::Rave,
+            search: SearchSettings::default(),
+        };
+        let mut gtp = Gtp::new(args);
+        gtp.execute("play", &["b".into(), "E5".into()]).unwrap();
+        let reply = gtp.execute("nogo-visits", &[]).unwrap();
+        let total: u32 = labels(&reply).iter().map(|(_, n)| n.parse::<u32>().unwrap()).sum();
+        // Every simulation of the playout search goes through a child of the root.
+        assert_eq!(total, 2000, "{reply}");
+        assert!(reply.contains("2000 iterations"), "{reply}");
     }
 }

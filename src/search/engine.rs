@@ -123,4 +123,11 @@ pub trait Engine: Send {
 
     /// Forgets anything kept from earlier moves.
     fn new_game(&mut self) {}
+
+    /// After a [`Engine::think`] that searched, the root's children: each move with its visits
+    /// and mean value for the side to move, for analysis views. Empty for engines without a
+    /// tree, and after a move found without a search.
+    fn root_children(&self) -> Vec<(Point, u32, f32)> {
+        Vec::new()
+    }
 }

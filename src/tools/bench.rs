@@ -1,12 +1,14 @@
 //! `nogo bench`: a fixed-iteration search over fixed positions. Prints each position's chosen
 //! move and visit count, a signature that changes only when search behaviour changes, and the
-//! speed in iterations per second.
+//! speed in iterations per second: tree nodes for the evaluation search (`mcts`), playouts for
+//! the playout search (`rave`).
 
 use crate::rules::point::Point;
 use crate::rules::position::Position;
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::Mcts;
 use crate::search::params::Params;
+use crate::search::rave::Rave;
 use std::fmt;
 use std::io::{self, Write};
 use std::time::Instant;
@@ -81,18 +83,40 @@ pub fn position(text: &str) -> Position {
     fixture_position(text).expect("embedded fixtures are legal games")
 }
 
-/// Runs the bench with the search's parameters `params` and writes its lines to `out`.
-pub fn run(nodes: u64, params: Params, out: &mut impl Write) -> io::Result<()> {
+/// The searches the bench times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchEngine {
+    /// The evaluation search ([`Mcts`]): iterations are tree nodes scored.
+    Mcts,
+    /// The playout search ([`Rave`]): iterations are playouts.
+    Rave,
+}
+
+/// Runs the bench of `engine` with the search's parameters `params` and writes its lines to
+/// `out`.
+pub fn run(engine: BenchEngine, nodes: u64, params: Params, out: &mut impl Write) -> io::Result<()> {
     let mut total_iterations = 0;
     let mut total_seconds = 0.0;
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
     for (name, moves) in POSITIONS {
         let position = position(moves);
-        let mut search = Mcts::new(params, 0);
+        let budget = Budget::nodes(nodes);
         let started = Instant::now();
-        let report = search.think(&position, &Budget::nodes(nodes));
+        let (report, visits, tree_size) = match engine {
+            BenchEngine::Mcts => {
+                let mut search = Mcts::new(params, 0);
+                let report = search.think(&position, &budget);
+                let visits = search.root_child_visits(report.best);
+                (report, visits, search.tree_size())
+            }
+            BenchEngine::Rave => {
+                let mut search = Rave::new(params, 0);
+                let report = search.think(&position, &budget);
+                let visits = search.root_child_visits(report.best);
+                (report, visits, search.tree_size())
+            }
+        };
         let seconds = started.elapsed().as_secs_f64();
-        let visits = search.root_child_visits(report.best);
         for value in [report.best.index() as u64, visits as u64] {
             signature = (signature ^ value).wrapping_mul(0x0100_0000_01b3);
         }
@@ -103,7 +127,7 @@ pub fn run(nodes: u64, params: Params, out: &mut impl Write) -> io::Result<()> {
             "{name:<12} move {:<3} visits {visits:>8} iterations {:>8} tree {:>9} {:>10.0} it/s",
             report.best.to_string(),
             report.iterations,
-            search.tree_size(),
+            tree_size,
             report.iterations as f64 / seconds
         )?;
     }
@@ -122,13 +146,24 @@ mod tests {
     /// The signature of the search of 0.1.0 (commit `279b11d`), which today's search without
     /// the policy network must still be: speed comparisons with 0.1.0 time that search.
     const SIGNATURE_0_1_0: &str = "8e36b057e8fbd33e";
+    /// The signature of today's playout search.
+    const RAVE_SIGNATURE: &str = "284ab05bae8b5ade";
 
-    fn signature(settings: &[(String, f64)]) -> String {
+    fn signature_of(engine: BenchEngine, settings: &[(String, f64)]) -> String {
         let mut out = Vec::new();
-        run(DEFAULT_NODES, Params::default().with_settings(settings), &mut out).unwrap();
+        run(engine, DEFAULT_NODES, Params::default().with_settings(settings), &mut out).unwrap();
         let out = String::from_utf8(out).unwrap();
         let line = out.lines().find(|line| line.starts_with("signature ")).expect("a signature line");
         line["signature ".len()..].to_string()
+    }
+
+    fn signature(settings: &[(String, f64)]) -> String {
+        signature_of(BenchEngine::Mcts, settings)
+    }
+
+    #[test]
+    fn the_playout_search_is_the_one_measured() {
+        assert_eq!(signature_of(BenchEngine::Rave, &[]), RAVE_SIGNATURE);
     }
 
     #[test]

@@ -637,14 +637,6 @@ impl Mcts {
             .map_or(0, |child| child.visits)
     }
 
-    /// The root's searched children after a search: each move with its visits and mean value
-    /// for the side to move at the root. For analysis displays; meaningful only after a
-    /// [`Engine::think`] that searched (a decisive move is answered without a search).
-    pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
-        let root = self.tree.nodes.first().copied().unwrap_or_default();
-        root.child_range().map(|c| self.tree.nodes[c]).map(|n| (n.point(), n.visits, n.mean)).collect()
-    }
-
     /// The nodes below the root visited at least `min_visits` times that have tried children (a
     /// node proven at once has none), depth first: the moves from the root's position to each,
     /// and its tried children with their visits. Training data for priors of the tree's own
@@ -748,6 +740,11 @@ impl Engine for Mcts {
 
     fn new_game(&mut self) {
         self.tree.forget();
+    }
+
+    fn root_children(&self) -> Vec<(Point, u32, f32)> {
+        let root = self.tree.nodes.first().copied().unwrap_or_default();
+        root.child_range().map(|c| self.tree.nodes[c]).map(|n| (n.point(), n.visits, n.mean)).collect()
     }
 }
 

@@ -13,13 +13,15 @@ pub mod backup;
 pub mod select;
 pub mod tree;
 
-use crate::rules::point::MAX_POSITIONS;
+use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
 use crate::rules::tactics::decisive_move;
+use crate::rules::Bitboard;
 use crate::rules::{Color, Point, Position};
 use crate::search::endgame::{Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::params::Params;
 use crate::search::playout::{playout, Outcome};
+use crate::search::policy;
 use crate::search::time::CLOCK_INTERVAL;
 use backup::Step;
 use std::time::Instant;
@@ -31,6 +33,8 @@ pub struct Rave {
     tree: Tree,
     /// The position at the tree's root, while a tree is kept.
     root: Option<Position>,
+    /// The move that reached the root, when the tree was kept from the position before it.
+    root_last_move: Option<Point>,
     /// The exact endgame solver, made on first use.
     solver: Option<Solver>,
     rng: fastrand::Rng,
@@ -45,6 +49,7 @@ impl Rave {
             params,
             tree: Tree::new(tree_bytes),
             root: None,
+            root_last_move: None,
             solver: None,
             rng: fastrand::Rng::with_seed(seed),
         }
@@ -56,8 +61,14 @@ impl Rave {
         let kept = self.root.as_ref().and_then(|old| self.node_of(old, position));
         match kept {
             Some(NodeId::ROOT) => {}
-            Some(id) => self.tree.reroot(id),
-            None => self.tree.reset(),
+            Some(id) => {
+                self.root_last_move = Some(self.tree[id].point());
+                self.tree.reroot(id);
+            }
+            None => {
+                self.root_last_move = None;
+                self.tree.reset();
+            }
         }
         self.root = Some(position.clone());
     }
@@ -98,7 +109,7 @@ impl Rave {
             }
             if !node.is_expanded() {
                 let ready = id == NodeId::ROOT || node.visits() >= self.params.rave_expand_visits;
-                if !ready || !self.tree.expand(id, moves, self.params.rave_prior as f32) {
+                if !ready || !self.expand(id, &position, moves, path.len() - 1) {
                     break;
                 }
                 if self.tree[id].proof.is_known() {
@@ -123,6 +134,26 @@ impl Rave {
         };
         let blend = Blend { bias: 4.0 * self.params.rave_bias * self.params.rave_bias };
         backup::backup(&mut self.tree, path, root.to_move(), &outcome, blend);
+    }
+
+    /// Expands `id`, the node of `position` at `depth` below the root, whose side to move has
+    /// the legal `moves`: near the root (`policy_depth`) the children's prior means follow the
+    /// policy network's ranking, from `0.5 + rave_policy_weight` for its first to `0.5 -
+    /// rave_policy_weight` for its last; elsewhere they are even. False when the tree is full.
+    fn expand(&mut self, id: NodeId, position: &Position, moves: Bitboard, depth: usize) -> bool {
+        let prior = self.params.rave_prior as f32;
+        let weight = self.params.rave_policy_weight;
+        if weight == 0.0 || depth >= self.params.policy_depth as usize || moves.count() < 2 {
+            return self.tree.expand(id, moves, prior, |_| 0.5);
+        }
+        let last_move = if id == NodeId::ROOT { self.root_last_move } else { Some(self.tree[id].point()) };
+        let ranked = policy::Network::embedded().ranked(position, last_move);
+        let mut means = [0.5f32; INDEX_COUNT];
+        let step = 2.0 * weight / (ranked.len() - 1) as f32;
+        for (rank, &index) in ranked.iter().enumerate() {
+            means[index as usize] = 0.5 + weight - step * rank as f32;
+        }
+        self.tree.expand(id, moves, prior, |p| means[p.index()])
     }
 
     /// The most simulated child of `id`, or a child proven won for the side to move there.
@@ -152,15 +183,17 @@ impl Rave {
         pv
     }
 
-    /// The root's children with their simulations and mean for the side to move, for analysis.
-    pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
+    /// Nodes in the tree now.
+    pub fn tree_size(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// Simulations of the root's child playing `p` (0 when there is none).
+    pub fn root_child_visits(&self, p: Point) -> u32 {
         if self.tree.is_empty() {
-            return Vec::new();
+            return 0;
         }
-        self.tree[NodeId::ROOT]
-            .children()
-            .map(|c| (self.tree[c].point(), self.tree[c].visits(), self.tree[c].mean()))
-            .collect()
+        self.tree.child(NodeId::ROOT, p).map_or(0, |c| self.tree[c].visits())
     }
 }
 
@@ -216,7 +249,16 @@ impl Engine for Rave {
 
     fn new_game(&mut self) {
         self.root = None;
+        self.root_last_move = None;
         self.tree.reset();
+    }
+
+    fn root_children(&self) -> Vec<(Point, u32, f32)> {
+        if self.tree.is_empty() {
+            return Vec::new();
+        }
+        let children = self.tree[NodeId::ROOT].children();
+        children.map(|c| (self.tree[c].point(), self.tree[c].visits(), self.tree[c].mean())).collect()
     }
 }
 

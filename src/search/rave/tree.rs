@@ -54,15 +54,15 @@ pub struct Blend {
 }
 
 impl Node {
-    /// A new node for the move `mv`, with `prior` virtual all-moves-as-first simulations at
-    /// half a win each.
-    fn new(mv: Point, prior: f32) -> Node {
+    /// A new node for the move `mv`, with `prior` virtual all-moves-as-first simulations won
+    /// at the rate `prior_mean`.
+    fn new(mv: Point, prior: f32, prior_mean: f32) -> Node {
         Node {
             visits: 0,
             wins: 0.0,
             rave_visits: prior,
-            rave_wins: prior / 2.0,
-            value: 0.5,
+            rave_wins: prior * prior_mean,
+            value: prior_mean,
             inv_sqrt_visits: 1.0,
             first_child: 0,
             mv: mv.index() as u8,
@@ -172,16 +172,23 @@ struct Kept {
 
 impl Tree {
     /// An empty tree that will hold at most `memory_bytes` of nodes (at least one full
-    /// expansion of the root).
+    /// expansion of the root). The arena is reserved whole at once, so it never grows past the
+    /// cap by doubling; only the pages the search touches become resident. When the system
+    /// refuses that much, the cap is halved until it is granted.
     pub fn new(memory_bytes: usize) -> Tree {
-        let capacity = (memory_bytes / std::mem::size_of::<Node>()).max(1 + MAX_MOVES);
-        Tree { nodes: Vec::new(), capacity }
+        let least = 1 + MAX_MOVES;
+        let mut capacity = (memory_bytes / std::mem::size_of::<Node>()).max(least);
+        let mut nodes = Vec::new();
+        while nodes.try_reserve_exact(capacity).is_err() && capacity > least {
+            capacity = (capacity / 2).max(least);
+        }
+        Tree { nodes, capacity }
     }
 
     /// Clears the tree to a lone root (its move is meaningless).
     pub fn reset(&mut self) {
         self.nodes.clear();
-        self.nodes.push(Node::new(Point::from_index_unchecked(0), 0.0));
+        self.nodes.push(Node::new(Point::from_index_unchecked(0), 0.0, 0.5));
     }
 
     /// The child of `id` that plays `p`, if `id` is expanded and `p` is one of its moves.
@@ -237,14 +244,21 @@ impl Tree {
     }
 
     /// Gives `id` the children `moves`, each with `prior` virtual all-moves-as-first
-    /// simulations; false, leaving it unexpanded, when the arena has no room for them. With
-    /// no moves the node becomes terminal: proven won for its mover.
-    pub fn expand(&mut self, id: NodeId, moves: Bitboard, prior: f32) -> bool {
+    /// simulations won at the rate `prior_mean` gives its move; false, leaving it unexpanded,
+    /// when the arena has no room for them. With no moves the node becomes terminal: proven won
+    /// for its mover.
+    pub fn expand(
+        &mut self,
+        id: NodeId,
+        moves: Bitboard,
+        prior: f32,
+        prior_mean: impl Fn(Point) -> f32,
+    ) -> bool {
         if self.nodes.len() + moves.count() as usize > self.capacity {
             return false;
         }
         let first = self.nodes.len() as u32;
-        self.nodes.extend(moves.iter().map(|p| Node::new(p, prior)));
+        self.nodes.extend(moves.iter().map(|p| Node::new(p, prior, prior_mean(p))));
         let node = &mut self.nodes[id.0 as usize];
         node.first_child = first;
         node.children = moves.count() as u8;
@@ -278,7 +292,7 @@ mod tests {
     #[test]
     fn the_blend_weighs_the_means_by_beta() {
         let blend = Blend { bias: 0.0 };
-        let mut node = Node::new(Point::from_index_unchecked(0), 2.0);
+        let mut node = Node::new(Point::from_index_unchecked(0), 2.0, 0.5);
         node.count_rave(true, blend);
         node.count_rave(true, blend);
         assert_eq!(node.value(), 3.0 / 4.0, "before a visit, the all-moves-as-first mean");
@@ -298,19 +312,19 @@ mod tests {
         let mut tree = Tree::new(1 << 20);
         tree.reset();
         let moves: Bitboard = Bitboard::FULL.iter().take(5).collect();
-        tree.expand(NodeId::ROOT, moves, 2.0);
+        tree.expand(NodeId::ROOT, moves, 2.0, |_| 0.5);
         let children: Vec<NodeId> = tree[NodeId::ROOT].children().collect();
         // Grow the second and fourth children two levels deep, with distinct counts.
         for (k, &child) in children.iter().enumerate() {
             if k % 2 == 1 {
-                tree.expand(child, moves, 2.0);
+                tree.expand(child, moves, 2.0, |_| 0.5);
                 let grandchildren: Vec<NodeId> = tree[child].children().collect();
                 for (j, &g) in grandchildren.iter().enumerate() {
                     for _ in 0..(10 * k + j) {
                         tree[g].count(j % 2 == 0, blend);
                     }
                     if j == 2 {
-                        tree.expand(g, moves, 2.0);
+                        tree.expand(g, moves, 2.0, |_| 0.5);
                         tree[g].proof = Proof::Loss;
                     }
                 }
@@ -342,7 +356,7 @@ mod tests {
         let mut tree = Tree::new(0);
         tree.reset();
         let moves = Bitboard::FULL;
-        assert!(tree.expand(NodeId::ROOT, moves, 4.0));
+        assert!(tree.expand(NodeId::ROOT, moves, 4.0, |_| 0.5));
         let children: Vec<Point> = tree[NodeId::ROOT].children().map(|c| tree[c].point()).collect();
         assert_eq!(children, moves.iter().collect::<Vec<_>>());
         for p in moves.iter() {
@@ -350,9 +364,9 @@ mod tests {
         }
         let first = tree[NodeId::ROOT].children().next().unwrap();
         assert_eq!((tree[first].visits(), tree[first].value(), tree[first].mean()), (0, 0.5, 0.5));
-        assert!(!tree.expand(first, moves, 4.0), "no room for another full expansion");
+        assert!(!tree.expand(first, moves, 4.0, |_| 0.5), "no room for another full expansion");
         assert!(!tree[first].is_expanded());
-        assert!(tree.expand(first, Bitboard::EMPTY, 4.0));
+        assert!(tree.expand(first, Bitboard::EMPTY, 4.0, |_| 0.5));
         assert_eq!(
             tree[first].proof,
             Proof::Win,
