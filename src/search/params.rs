@@ -115,6 +115,8 @@ tunables! {
         "Virtual all-moves-as-first simulations, at half a win each, of a new node of the playout search.";
     rave_expand_visits: u32 = 2, 0..=1000,
         "A leaf of the playout search gets its children once simulated this many times.";
+    rave_amaf_reserves: u32 = 1, 0..=1,
+        "Whether the moves a playout makes once nothing is contested count as all moves as first (1) or not (0).";
     rave_policy_weight: f32 = 0.0, 0.0..=0.5,
         "Near the root (`policy_depth`), the playout search's prior means spread by the policy network's ranking, 0.5 +- this.";
 }

@@ -18,6 +18,8 @@ pub struct Outcome {
     pub winner: Color,
     /// The final stones, `[black, white]`.
     pub stones: [Bitboard; 2],
+    /// Those played as reserves, once nothing was contested.
+    pub reserves: [Bitboard; 2],
 }
 
 /// Plays `position` out to the end by the policy above and returns the outcome; `position`
@@ -58,6 +60,7 @@ fn play_out(
         contested[left] = p.index() as u8;
         left += 1;
     }
+    let mut reserves = [Bitboard::EMPTY; 2];
     'moves: loop {
         let side = position.to_move();
         while left > 0 {
@@ -81,13 +84,14 @@ fn play_out(
             *own -= bit;
             if position.is_legal(side, p) {
                 legal[1 - side.index()] -= bit;
+                reserves[side.index()] |= bit;
                 on_move(position, p);
                 position.play_unchecked(p);
                 continue 'moves;
             }
         }
         let stones = [position.stones(Color::Black), position.stones(Color::White)];
-        return Outcome { winner: !side, stones };
+        return Outcome { winner: !side, stones, reserves };
     }
 }
 
@@ -116,6 +120,7 @@ mod tests {
         let mut reserves = 0;
         for start in positions(3, 30, 7) {
             let mut end = start.clone();
+            let mut reserve_moves = [Bitboard::EMPTY; 2];
             let outcome = play_out(&mut end, &mut rng, |position, p| {
                 // Checked against the whole board's legal sets, as the policy reads them.
                 let side = position.to_move().index();
@@ -128,11 +133,18 @@ mod tests {
                 );
                 moves += 1;
                 reserves += contested.is_empty() as u32;
+                if contested.is_empty() {
+                    reserve_moves[side] |= Bitboard::from(p);
+                }
             });
             assert!(end.is_terminal());
             assert_eq!(outcome.winner, !end.to_move());
             assert_eq!(outcome.stones, [end.stones(Color::Black), end.stones(Color::White)]);
             assert!(start.stones(Color::Black).is_subset(outcome.stones[0]));
+            assert_eq!(
+                outcome.reserves, reserve_moves,
+                "the reserves are the moves made with nothing contested"
+            );
         }
         assert!(moves > 1000 && reserves > 100, "{moves} moves, {reserves} of them reserves");
     }
@@ -162,12 +174,17 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(1);
         let mut black_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::Black).unwrap();
         let outcome = playout(&mut black_to_move, &mut rng);
-        assert_eq!(outcome, Outcome { winner: Color::White, stones: [Bitboard::EMPTY, eyes] });
+        let nothing = [Bitboard::EMPTY; 2];
+        assert_eq!(
+            outcome,
+            Outcome { winner: Color::White, stones: [Bitboard::EMPTY, eyes], reserves: nothing }
+        );
         // White fills one of its eyes (a reserve) and black still has no move.
         let mut white_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::White).unwrap();
         let outcome = playout(&mut white_to_move, &mut rng);
         assert_eq!(outcome.winner, Color::White);
         assert_eq!(outcome.stones[1].count(), eyes.count() + 1);
         assert!(eyes.is_subset(outcome.stones[1]));
+        assert_eq!(outcome.reserves[1], outcome.stones[1] - eyes, "its move filled a reserve");
     }
 }

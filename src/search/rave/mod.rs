@@ -6,10 +6,13 @@
 //! ([`backup::backup`]). Positions proven (a side without a move) climb the tree as in
 //! MCTS-Solver.
 //!
-//! Files by job: [`tree`] (the arena and [`tree::NodeId`]), [`select`], [`backup`]; the
-//! playout policy is [`crate::search::playout`].
+//! Files by job: [`tree`] (the arena and [`tree::NodeId`]), [`select`], [`backup`], [`proofs`],
+//! [`analysis`] (the move to play, the expected line, the root's children); the playout
+//! policy is [`crate::search::playout`].
 
+pub mod analysis;
 pub mod backup;
+pub mod proofs;
 pub mod select;
 pub mod tree;
 
@@ -113,7 +116,7 @@ impl Rave {
                     break;
                 }
                 if self.tree[id].proof.is_known() {
-                    backup::prove_up(&mut self.tree, path);
+                    proofs::prove_up(&mut self.tree, path);
                     break;
                 }
             }
@@ -126,14 +129,17 @@ impl Rave {
             proof => {
                 let mover = !position.to_move();
                 let winner = if proof == Proof::Win { mover } else { !mover };
-                Outcome {
-                    winner,
-                    stones: [position.stones(crate::Color::Black), position.stones(crate::Color::White)],
-                }
+                let stones = [position.stones(Color::Black), position.stones(Color::White)];
+                Outcome { winner, stones, reserves: [Bitboard::EMPTY; 2] }
             }
         };
         let blend = Blend { bias: 4.0 * self.params.rave_bias * self.params.rave_bias };
-        backup::backup(&mut self.tree, path, root.to_move(), &outcome, blend);
+        let amaf = if self.params.rave_amaf_reserves == 0 {
+            [outcome.stones[0] - outcome.reserves[0], outcome.stones[1] - outcome.reserves[1]]
+        } else {
+            outcome.stones
+        };
+        backup::backup(&mut self.tree, path, root.to_move(), outcome.winner, amaf, blend);
     }
 
     /// Expands `id`, the node of `position` at `depth` below the root, whose side to move has
@@ -154,33 +160,6 @@ impl Rave {
             means[index as usize] = 0.5 + weight - step * rank as f32;
         }
         self.tree.expand(id, moves, prior, |p| means[p.index()])
-    }
-
-    /// The most simulated child of `id`, or a child proven won for the side to move there.
-    fn best_move(&self, id: NodeId) -> Option<NodeId> {
-        let node = &self.tree[id];
-        if let Some(win) = node.children().find(|&c| self.tree[c].proof == Proof::Win) {
-            return Some(win);
-        }
-        let rank = |c: NodeId| {
-            let child = &self.tree[c];
-            (child.proof != Proof::Loss, child.visits(), (child.mean() * 1e6) as u32)
-        };
-        node.children().max_by_key(|&c| rank(c))
-    }
-
-    /// The expected line from the root: the best move of each node down while it has one.
-    fn principal_variation(&self) -> Vec<Point> {
-        let mut pv = Vec::new();
-        let mut id = NodeId::ROOT;
-        while let Some(child) = self.tree[id].is_expanded().then(|| self.best_move(id)).flatten() {
-            pv.push(self.tree[child].point());
-            if self.tree[child].visits() == 0 || pv.len() == MAX_POSITIONS {
-                break;
-            }
-            id = child;
-        }
-        pv
     }
 
     /// Nodes in the tree now.
@@ -225,7 +204,7 @@ impl Engine for Rave {
         }
         // The root's proof is for the player who moved into it: flipped for the side to move.
         let proof = self.tree[NodeId::ROOT].proof.flip();
-        let (best, win_rate) = match self.best_move(NodeId::ROOT) {
+        let (best, win_rate) = match analysis::best_move(&self.tree, NodeId::ROOT) {
             Some(child) => (self.tree[child].point(), self.tree[child].mean() as f64),
             None => {
                 let pick =
@@ -242,7 +221,7 @@ impl Engine for Rave {
                 Proof::Loss => 0.0,
                 Proof::Unknown => win_rate,
             },
-            pv: self.principal_variation(),
+            pv: analysis::principal_variation(&self.tree),
             proof,
         }
     }
@@ -254,11 +233,7 @@ impl Engine for Rave {
     }
 
     fn root_children(&self) -> Vec<(Point, u32, f32)> {
-        if self.tree.is_empty() {
-            return Vec::new();
-        }
-        let children = self.tree[NodeId::ROOT].children();
-        children.map(|c| (self.tree[c].point(), self.tree[c].visits(), self.tree[c].mean())).collect()
+        analysis::root_children(&self.tree)
     }
 }
 

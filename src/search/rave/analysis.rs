@@ -1,0 +1,43 @@
+//! What a search found: the move to play, the expected line, and the root's children for
+//! analysis views.
+
+use super::tree::{NodeId, Tree};
+use crate::rules::point::MAX_POSITIONS;
+use crate::rules::Point;
+use crate::search::engine::Proof;
+
+/// The child of `id` to play: one proven won for the side to move there, else the most
+/// simulated not proven lost (ties to the better mean), else the most simulated.
+pub fn best_move(tree: &Tree, id: NodeId) -> Option<NodeId> {
+    let node = &tree[id];
+    if let Some(win) = node.children().find(|&c| tree[c].proof == Proof::Win) {
+        return Some(win);
+    }
+    let rank = |c: NodeId| {
+        let child = &tree[c];
+        (child.proof != Proof::Loss, child.visits(), (child.mean() * 1e6) as u32)
+    };
+    node.children().max_by_key(|&c| rank(c))
+}
+
+/// The expected line from the root: the best move of each node down while it has one.
+pub fn principal_variation(tree: &Tree) -> Vec<Point> {
+    let mut pv = Vec::new();
+    let mut id = NodeId::ROOT;
+    while let Some(child) = tree[id].is_expanded().then(|| best_move(tree, id)).flatten() {
+        pv.push(tree[child].point());
+        if tree[child].visits() == 0 || pv.len() == MAX_POSITIONS {
+            break;
+        }
+        id = child;
+    }
+    pv
+}
+
+/// The root's children with their simulations and mean for the side to move.
+pub fn root_children(tree: &Tree) -> Vec<(Point, u32, f32)> {
+    if tree.is_empty() {
+        return Vec::new();
+    }
+    tree[NodeId::ROOT].children().map(|c| (tree[c].point(), tree[c].visits(), tree[c].mean())).collect()
+}
