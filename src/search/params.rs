@@ -107,7 +107,7 @@ tunables! {
         "Nodes fewer than this many moves below the root order their children by the policy network.";
     policy_visits: u32 = 30, 0..=1_000_000,
         "Nodes visited at least this many times order their new children by the policy network (0: never).";
-    rave_exploration: f32 = 0.1, 0.0..=1.0,
+    rave_exploration: f32 = 0.0, 0.0..=1.0,
         "The playout search's exploration constant `c` in `c * sqrt(ln N / (n + 1))`.";
     rave_bias: f32 = 0.0, 0.0..=1.0,
         "RAVE's bias `b` in `beta = n' / (n + n' + 4 b^2 n n')` (0: weigh the two means by their counts).";
