@@ -25,7 +25,7 @@ pub enum Command {
         #[arg(long, default_value_t = crate::tools::bench::DEFAULT_NODES)]
         nodes: u64,
         /// The search to time.
-        #[arg(long, value_enum, default_value_t = crate::tools::bench::BenchEngine::Mcts)]
+        #[arg(long, value_enum, default_value_t = crate::tools::bench::BenchEngine::Rave)]
         engine: crate::tools::bench::BenchEngine,
         /// The search's tunables (`--set`).
         #[command(flatten)]

@@ -84,7 +84,7 @@ fn board_block(output: &str) -> String {
 #[test]
 fn illegal_moves_hint_undo_and_end_of_input() {
     let (mut s, intro) = Session::start(&["--colour", "black", "--nodes", "300"]);
-    assert!(intro.contains("you are black, nogo is white (mcts, 300 iterations per move)"), "{intro}");
+    assert!(intro.contains("you are black, nogo is white (rave, 300 iterations per move)"), "{intro}");
     assert!(intro.contains("black to move, 0 moves played"));
     assert!(intro.ends_with("Your move (black): "));
 
@@ -181,7 +181,7 @@ fn save_and_load_round_trip() {
 
     let record = GameRecord::from_sgf(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(record.position().unwrap(), position);
-    assert_eq!((record.black.as_str(), record.white.as_str()), ("you", "nogo (mcts)"));
+    assert_eq!((record.black.as_str(), record.white.as_str()), ("you", "nogo (rave)"));
     assert_eq!(record.result, None, "the game goes on");
 
     let (mut s, _) = Session::start(&["--colour", "black", "--nodes", "200"]);

@@ -1,6 +1,7 @@
 //! The registry of built-in engines, selectable by name (`nogo --engine NAME`, the arena's
 //! built-in players), and the engine options every front end shares ([`EngineArgs`]).
-//! Besides the project's own search ([`Mcts`]) it holds the baselines that measure progress.
+//! Besides the project's own searches ([`Rave`], the default, and [`Mcts`]) it holds the
+//! baselines that measure progress.
 
 pub mod alphabeta;
 pub mod random;
@@ -16,9 +17,10 @@ use std::time::{Duration, Instant};
 /// The built-in engines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EngineKind {
-    /// The project's own search (the default).
+    /// The evaluation search: Monte Carlo tree search scored by the mobility evaluation, the
+    /// design the project started from (the default until 0.2.0).
     Mcts,
-    /// Monte Carlo tree search with random playouts and RAVE.
+    /// The playout search: Monte Carlo tree search with random playouts and RAVE (the default).
     Rave,
     /// Uniformly random among legal moves.
     Random,
@@ -74,7 +76,7 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The engine that chooses the moves.
-    #[arg(long, value_enum, default_value_t = EngineKind::Mcts)]
+    #[arg(long, value_enum, default_value_t = EngineKind::Rave)]
     pub engine: EngineKind,
     /// The search's tunables (`--set`).
     #[command(flatten)]

@@ -158,9 +158,11 @@ mod tests {
             assert!((value - tunable.default).abs() < 1e-6, "{} defaults as declared", tunable.name);
             params.set(tunable.name, tunable.default).unwrap();
             assert_eq!(params, defaults, "{} defaults as declared", tunable.name);
-            params.set(tunable.name, tunable.max).unwrap();
+            // An end of the range that is not the default (a switch defaults to one end).
+            let other = if tunable.max != tunable.default { tunable.max } else { tunable.min };
+            params.set(tunable.name, other).unwrap();
             assert_ne!(params, defaults, "{} sets a field", tunable.name);
-            assert!((params.get(tunable.name).unwrap() - tunable.max).abs() < 1e-3, "{}", tunable.name);
+            assert!((params.get(tunable.name).unwrap() - other).abs() < 1e-3, "{}", tunable.name);
             // Each name sets its own field: setting it back restores every other field too.
             params.set(tunable.name, tunable.default).unwrap();
             assert_eq!(params, defaults, "{}", tunable.name);
