@@ -106,6 +106,24 @@ impl Report {
         }
     }
 
+    /// A report of a search that ran `iterations` since `started`: `estimate` is its win
+    /// estimate for the side to move, replaced by 1 or 0 when it proved the result (`proof`).
+    pub fn searched(
+        best: Point,
+        iterations: u64,
+        started: Instant,
+        estimate: f64,
+        pv: Vec<Point>,
+        proof: Proof,
+    ) -> Report {
+        let win_rate = match proof {
+            Proof::Win => 1.0,
+            Proof::Loss => 0.0,
+            Proof::Unknown => estimate,
+        };
+        Report { best, iterations, elapsed: started.elapsed(), win_rate, pv, proof }
+    }
+
     /// A report for a move that wins at once (it leaves the opponent no legal move).
     pub fn decisive(best: Point, started: Instant) -> Report {
         Report { proof: Proof::Win, ..Report::instant(best, 1.0, started) }

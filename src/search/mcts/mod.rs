@@ -724,18 +724,7 @@ impl Engine for Mcts {
         };
         // The root's proof is for the player who moved into it: flipped for the side to move.
         let proof = self.tree.nodes[0].proof.flip();
-        Report {
-            best,
-            iterations,
-            elapsed: started.elapsed(),
-            win_rate: match proof {
-                Proof::Win => 1.0,
-                Proof::Loss => 0.0,
-                Proof::Unknown => win_rate,
-            },
-            pv: self.principal_variation(),
-            proof,
-        }
+        Report::searched(best, iterations, started, win_rate, self.principal_variation(), proof)
     }
 
     fn new_game(&mut self) {

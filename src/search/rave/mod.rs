@@ -212,18 +212,14 @@ impl Engine for Rave {
                 (pick, 0.5)
             }
         };
-        Report {
+        Report::searched(
             best,
-            iterations: simulations,
-            elapsed: started.elapsed(),
-            win_rate: match proof {
-                Proof::Win => 1.0,
-                Proof::Loss => 0.0,
-                Proof::Unknown => win_rate,
-            },
-            pv: analysis::principal_variation(&self.tree),
+            simulations,
+            started,
+            win_rate,
+            analysis::principal_variation(&self.tree),
             proof,
-        }
+        )
     }
 
     fn new_game(&mut self) {
