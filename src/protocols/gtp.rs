@@ -465,6 +465,11 @@ mod tests {
     use crate::search::mcts::Mcts;
     use crate::search::params::Params;
 
+    /// `engine` searching `nodes` iterations a move, with the default settings.
+    fn fixed_nodes(engine: EngineKind, nodes: u64) -> EngineArgs {
+        EngineArgs { time: None, nodes: Some(nodes), seed: 0, engine, search: SearchSettings::default() }
+    }
+
     #[test]
     fn lines_are_cleaned_as_the_specification_says() {
         let command = parse_line("12\tplay  b\x07 E5 # a comment\r\n").unwrap();
@@ -488,14 +493,7 @@ mod tests {
 
     #[test]
     fn every_listed_command_is_answered() {
-        let args = EngineArgs {
-            time: None,
-            nodes: Some(50),
-            seed: 0,
-            engine: EngineKind::Mcts,
-            search: SearchSettings::default(),
-        };
-        let mut gtp = Gtp::new(args);
+        let mut gtp = Gtp::new(fixed_nodes(EngineKind::Mcts, 50));
         for command in COMMANDS {
             if let Err(e) = gtp.execute(command, &[]) {
                 assert_ne!(e, "unknown command", "{command}");
@@ -506,14 +504,7 @@ mod tests {
 
     #[test]
     fn analysis_labels_searched_points_only() {
-        let args = EngineArgs {
-            time: None,
-            nodes: Some(2000),
-            seed: 0,
-            engine: EngineKind::Mcts,
-            search: SearchSettings::default(),
-        };
-        let mut gtp = Gtp::new(args);
+        let mut gtp = Gtp::new(fixed_nodes(EngineKind::Mcts, 2000));
         gtp.execute("play", &["b".into(), "E5".into()]).unwrap();
         let reply = gtp.execute("nogo-visits", &[]).unwrap();
         let lines: Vec<&str> = reply.lines().collect();
@@ -543,11 +534,9 @@ mod tests {
     fn analysis_searches_with_the_command_line_settings() {
         let settings = vec![("exploration".to_string(), 1.0), ("policy_depth".to_string(), 0.0)];
         let args = EngineArgs {
-            time: None,
-            nodes: Some(3000),
             seed: 7,
-            engine: EngineKind::Mcts,
             search: SearchSettings { settings },
+            ..fixed_nodes(EngineKind::Mcts, 3000)
         };
         let mut gtp = Gtp::new(args.clone());
         gtp.execute("play", &["b".into(), "E5".into()]).unwrap();
@@ -569,14 +558,7 @@ mod tests {
 
     #[test]
     fn analysis_searches_with_the_engine_chosen() {
-        let args = EngineArgs {
-            time: None,
-            nodes: Some(2000),
-            seed: 0,
-            engine: EngineKind::Rave,
-            search: SearchSettings::default(),
-        };
-        let mut gtp = Gtp::new(args);
+        let mut gtp = Gtp::new(fixed_nodes(EngineKind::Rave, 2000));
         gtp.execute("play", &["b".into(), "E5".into()]).unwrap();
         let reply = gtp.execute("nogo-visits", &[]).unwrap();
         let total: u32 = labels(&reply).iter().map(|(_, n)| n.parse::<u32>().unwrap()).sum();
