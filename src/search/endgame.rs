@@ -61,6 +61,7 @@
 //! positions it proved still score the tree's nodes.
 
 use crate::rules::point::{MAX_MOVES, MAX_POSITIONS};
+use crate::rules::tactics::decisive_move;
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::engine::{Budget, Proof, Report};
 use crate::search::params::Params;
@@ -122,6 +123,22 @@ pub struct Solver {
 #[cfg(test)]
 pub(crate) fn solve(position: &Position, budget: &Budget) -> Option<Solution> {
     Solver::new(DEFAULT_TABLE_BITS).solve(position, budget)
+}
+
+/// The answer when no tree search is needed, as both searches start a turn: a decisive move
+/// at once, else a win the solver proves ([`Solver::try_win`], the solver made in `solver` on
+/// first use); `None` to search.
+pub fn answer_without_tree(
+    position: &Position,
+    budget: &Budget,
+    started: Instant,
+    solver: &mut Option<Solver>,
+    params: &Params,
+) -> Option<Report> {
+    if let Some(win) = decisive_move(position) {
+        return Some(Report::decisive(win, started));
+    }
+    Solver::made_once(solver).try_win(position, budget, started, params)
 }
 
 impl Solver {

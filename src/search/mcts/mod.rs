@@ -13,9 +13,9 @@ mod tree;
 
 use crate::rules::hash;
 use crate::rules::point::{INDEX_COUNT, MAX_MOVES, MAX_POSITIONS};
-use crate::rules::tactics::{can_be_closed, decisive_move, find_decisive};
+use crate::rules::tactics::{can_be_closed, find_decisive};
 use crate::rules::{Bitboard, Color, Point, Position};
-use crate::search::endgame::Solver;
+use crate::search::endgame::{answer_without_tree, Solver};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::eval;
 use crate::search::params::Params;
@@ -622,12 +622,6 @@ impl Mcts {
         })
     }
 
-    /// Tries to prove a win with the exact solver (see [`Solver::try_win`]).
-    fn solve_endgame(&mut self, position: &Position, budget: &Budget, started: Instant) -> Option<Report> {
-        let params = self.params;
-        self.solver().try_win(position, budget, started, &params)
-    }
-
     /// Visits of the root's child playing `mv` (0 when not searched).
     pub fn root_child_visits(&self, mv: Point) -> u32 {
         let root = self.tree.nodes.first().copied().unwrap_or_default();
@@ -684,10 +678,7 @@ impl Engine for Mcts {
 
     fn think(&mut self, position: &Position, budget: &Budget) -> Report {
         let started = Instant::now();
-        if let Some(win) = decisive_move(position) {
-            return Report::decisive(win, started);
-        }
-        if let Some(report) = self.solve_endgame(position, budget, started) {
+        if let Some(report) = answer_without_tree(position, budget, started, &mut self.solver, &self.params) {
             return report;
         }
         self.tree.set_root(position);
@@ -740,6 +731,7 @@ impl Engine for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::tactics::decisive_move;
     use crate::rules::test_support::{play_out, random_positions};
     use crate::search::endgame;
 

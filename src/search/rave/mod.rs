@@ -17,10 +17,9 @@ pub mod select;
 pub mod tree;
 
 use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
-use crate::rules::tactics::decisive_move;
 use crate::rules::Bitboard;
 use crate::rules::{Color, Point, Position};
-use crate::search::endgame::{Solver, DEFAULT_TABLE_BITS};
+use crate::search::endgame::{answer_without_tree, Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
 use crate::search::params::Params;
 use crate::search::playout::{playout, Outcome};
@@ -183,12 +182,7 @@ impl Engine for Rave {
 
     fn think(&mut self, position: &Position, budget: &Budget) -> Report {
         let started = Instant::now();
-        if let Some(win) = decisive_move(position) {
-            return Report::decisive(win, started);
-        }
-        if let Some(report) =
-            Solver::made_once(&mut self.solver).try_win(position, budget, started, &self.params)
-        {
+        if let Some(report) = answer_without_tree(position, budget, started, &mut self.solver, &self.params) {
             return report;
         }
         self.set_root(position);
@@ -236,6 +230,7 @@ impl Engine for Rave {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::tactics::decisive_move;
     use crate::rules::test_support::{play_out, random_positions};
     use crate::search::endgame;
 
