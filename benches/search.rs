@@ -11,7 +11,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use nogo::search::engine::{Budget, Engine};
 use nogo::search::mcts::Mcts;
 use nogo::search::params::Params;
-use nogo::search::playout::playout;
+use nogo::search::playout::{playout, OwnPoint};
 use nogo::search::policy::{planes, Network};
 use nogo::tools::bench::{position, MIDDLE_GAME};
 
@@ -48,7 +48,7 @@ fn playouts(c: &mut Criterion) {
     for (name, moves) in [("empty_board", ""), ("middle_game", MIDDLE_GAME)] {
         let start = position(moves);
         let mut rng = fastrand::Rng::with_seed(1);
-        group.bench_function(name, |b| b.iter(|| playout(&mut start.clone(), &mut rng)));
+        group.bench_function(name, |b| b.iter(|| playout(&mut start.clone(), &mut rng, OwnPoint::Play)));
     }
     group.finish();
 }

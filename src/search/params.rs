@@ -107,16 +107,20 @@ tunables! {
         "Nodes fewer than this many moves below the root order their children by the policy network.";
     policy_visits: u32 = 30, 0..=1_000_000,
         "Nodes visited at least this many times order their new children by the policy network (0: never).";
-    rave_exploration: f32 = 0.0, 0.0..=1.0,
-        "The playout search's exploration constant `c` in `c * sqrt(ln N / (n + 1))`.";
+    rave_exploration: f32 = 0.25, 0.0..=1.0,
+        "The playout search's exploration constant `c` in `c * sqrt(ln N * n) / (n + n')`.";
     rave_bias: f32 = 0.0, 0.0..=1.0,
         "RAVE's bias `b` in `beta = n' / (n + n' + 4 b^2 n n')` (0: weigh the two means by their counts).";
     rave_prior: u32 = 20, 1..=1000,
         "Virtual all-moves-as-first simulations, at half a win each, of a new node of the playout search.";
-    rave_expand_visits: u32 = 2, 0..=1000,
+    rave_expand_visits: u32 = 1, 0..=1000,
         "A leaf of the playout search gets its children once simulated this many times.";
-    rave_amaf_reserves: u32 = 1, 0..=1,
+    rave_amaf_reserves: u32 = 0, 0..=1,
         "Whether the moves a playout makes once nothing is contested count as all moves as first (1) or not (0).";
+    playout_take_own: u32 = 1, 0..=1,
+        "Whether a playout plays a drawn once-contested point that only its side to move may still play (1) or keeps it as a reserve (0).";
+    rave_eval_weight: f32 = 0.0, 0.0..=1.0,
+        "The playout search's prior mean of a new node: 0.5 plus this times the evaluation of its position less 0.5.";
     rave_policy_weight: f32 = 0.0, 0.0..=0.5,
         "Near the root (`policy_depth`), the playout search's prior means spread by the policy network's ranking, 0.5 +- this.";
 }

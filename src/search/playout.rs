@@ -1,8 +1,10 @@
 //! Random playouts to the end of the game under a NoGo-aware policy: the side to move plays a
-//! point both sides may play while there is one, chosen uniformly; only then one of its
+//! point both sides could play while there is one, chosen uniformly; only then one of its
 //! reserves (a point only it may play). Taking a contested point denies it to the opponent,
 //! while a reserve stays available, and the side that runs out of moves first loses, so a
-//! playout's result counts who has reserves left.
+//! playout's result counts who has reserves left. A drawn point that has since become the side
+//! to move's alone is played at once ([`OwnPoint::Play`], HaHaNoGo's policy) or kept as its
+//! reserve ([`OwnPoint::Keep`]).
 //!
 //! The legal sets come in closed form from [`Position::legal_both`], so a move costs a few
 //! tens of nanoseconds and a playout from the empty board a few microseconds.
@@ -22,6 +24,18 @@ pub struct Outcome {
     pub reserves: [Bitboard; 2],
 }
 
+/// What a playout does with a drawn point, contested when the playout began, that only the
+/// side to move may still play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnPoint {
+    /// Plays it, as any point it may play (HaHaNoGo's policy; [`Params::playout_take_own`] 1).
+    ///
+    /// [`Params::playout_take_own`]: crate::search::params::Params::playout_take_own
+    Play,
+    /// Keeps it as a reserve, for once nothing is contested.
+    Keep,
+}
+
 /// Plays `position` out to the end by the policy above and returns the outcome; `position`
 /// is left as the final, terminal position.
 ///
@@ -33,16 +47,16 @@ pub struct Outcome {
 /// a few point tests instead of the whole board's legal sets each move.
 ///
 /// ```
-/// use nogo::search::playout::playout;
+/// use nogo::search::playout::{playout, OwnPoint};
 /// use nogo::Position;
 /// let mut position = Position::new();
-/// let outcome = playout(&mut position, &mut fastrand::Rng::with_seed(1));
+/// let outcome = playout(&mut position, &mut fastrand::Rng::with_seed(1), OwnPoint::Play);
 /// assert!(position.is_terminal());
 /// assert_eq!(outcome.winner, !position.to_move());
 /// ```
 #[inline]
-pub fn playout(position: &mut Position, rng: &mut fastrand::Rng) -> Outcome {
-    play_out(position, rng, |_, _| {})
+pub fn playout(position: &mut Position, rng: &mut fastrand::Rng, own: OwnPoint) -> Outcome {
+    play_out(position, rng, own, |_, _| {})
 }
 
 /// [`playout`], calling `on_move` with each move before it is played (the tests follow it).
@@ -50,6 +64,7 @@ pub fn playout(position: &mut Position, rng: &mut fastrand::Rng) -> Outcome {
 fn play_out(
     position: &mut Position,
     rng: &mut fastrand::Rng,
+    own: OwnPoint,
     mut on_move: impl FnMut(&Position, Point),
 ) -> Outcome {
     let mut legal = position.legal_both();
@@ -68,7 +83,7 @@ fn play_out(
             let p = Point::from_index_unchecked(contested[i]);
             left -= 1;
             contested[i] = contested[left];
-            if position.is_legal(side, p) && position.is_legal(!side, p) {
+            if position.is_legal(side, p) && (own == OwnPoint::Play || position.is_legal(!side, p)) {
                 let bit = Bitboard::from(p);
                 legal[0] -= bit;
                 legal[1] -= bit;
@@ -121,7 +136,7 @@ mod tests {
         for start in positions(3, 30, 7) {
             let mut end = start.clone();
             let mut reserve_moves = [Bitboard::EMPTY; 2];
-            let outcome = play_out(&mut end, &mut rng, |position, p| {
+            let outcome = play_out(&mut end, &mut rng, OwnPoint::Keep, |position, p| {
                 // Checked against the whole board's legal sets, as the policy reads them.
                 let side = position.to_move().index();
                 let legal = position.legal_both();
@@ -150,6 +165,30 @@ mod tests {
     }
 
     #[test]
+    fn taking_own_plays_once_contested_points_the_opponent_lost_before_reserves() {
+        let mut rng = fastrand::Rng::with_seed(6);
+        let mut taken_own = 0;
+        for start in positions(4, 30, 7) {
+            let [black, white] = start.legal_both();
+            let contested_at_start = black & white;
+            let mut end = start.clone();
+            let outcome = play_out(&mut end, &mut rng, OwnPoint::Play, |position, p| {
+                let side = position.to_move().index();
+                let legal = position.legal_both();
+                let contested = legal[0] & legal[1];
+                assert!(legal[side].has(p), "{p} is legal");
+                if !contested.is_empty() {
+                    assert!(contested_at_start.has(p), "{p}: a reserve while points are contested");
+                    taken_own += !legal[1 - side].has(p) as u32;
+                }
+            });
+            assert!(end.is_terminal());
+            assert_eq!(outcome.winner, !end.to_move());
+        }
+        assert!(taken_own > 50, "only {taken_own} once-contested points taken by their only player");
+    }
+
+    #[test]
     fn contested_points_are_drawn_uniformly() {
         // From the empty board every point is contested: the first move is uniform.
         let mut rng = fastrand::Rng::with_seed(8);
@@ -157,7 +196,7 @@ mod tests {
         let draws = 81 * 400;
         for _ in 0..draws {
             let mut first = None;
-            play_out(&mut Position::new(), &mut rng, |_, p| {
+            play_out(&mut Position::new(), &mut rng, OwnPoint::Keep, |_, p| {
                 first.get_or_insert(p);
             });
             counts[first.unwrap().index()] += 1;
@@ -173,7 +212,7 @@ mod tests {
         let eyes = crate::rules::test_support::white_checkerboard();
         let mut rng = fastrand::Rng::with_seed(1);
         let mut black_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::Black).unwrap();
-        let outcome = playout(&mut black_to_move, &mut rng);
+        let outcome = playout(&mut black_to_move, &mut rng, OwnPoint::Keep);
         let nothing = [Bitboard::EMPTY; 2];
         assert_eq!(
             outcome,
@@ -181,7 +220,7 @@ mod tests {
         );
         // White fills one of its eyes (a reserve) and black still has no move.
         let mut white_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::White).unwrap();
-        let outcome = playout(&mut white_to_move, &mut rng);
+        let outcome = playout(&mut white_to_move, &mut rng, OwnPoint::Keep);
         assert_eq!(outcome.winner, Color::White);
         assert_eq!(outcome.stones[1].count(), eyes.count() + 1);
         assert!(eyes.is_subset(outcome.stones[1]));

@@ -21,8 +21,9 @@ use crate::rules::Bitboard;
 use crate::rules::{Color, Point, Position};
 use crate::search::endgame::{answer_without_tree, Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
+use crate::search::eval::{self, ValueTable};
 use crate::search::params::Params;
-use crate::search::playout::{playout, Outcome};
+use crate::search::playout::{playout, Outcome, OwnPoint};
 use crate::search::policy;
 use crate::search::time::CLOCK_INTERVAL;
 use backup::Step;
@@ -39,6 +40,8 @@ pub struct Rave {
     root_last_move: Option<Point>,
     /// The exact endgame solver, made on first use.
     solver: Option<Solver>,
+    /// The evaluation's values by mobility, for [`Params::rave_eval_weight`].
+    values: ValueTable,
     rng: fastrand::Rng,
 }
 
@@ -48,6 +51,7 @@ impl Rave {
     pub fn new(params: Params, seed: u64) -> Rave {
         let tree_bytes = params.memory_bytes.saturating_sub(Solver::table_bytes(DEFAULT_TABLE_BITS));
         Rave {
+            values: ValueTable::new(&params),
             params,
             tree: Tree::new(tree_bytes),
             root: None,
@@ -124,7 +128,10 @@ impl Rave {
         }
         let outcome = match self.tree[id].proof {
             // A proven node's result needs no playout; its stones are those on the board.
-            Proof::Unknown => playout(&mut position, &mut self.rng),
+            Proof::Unknown => {
+                let own = if self.params.playout_take_own == 1 { OwnPoint::Play } else { OwnPoint::Keep };
+                playout(&mut position, &mut self.rng, own)
+            }
             proof => {
                 let mover = !position.to_move();
                 let winner = if proof == Proof::Win { mover } else { !mover };
@@ -148,6 +155,21 @@ impl Rave {
     fn expand(&mut self, id: NodeId, position: &Position, moves: Bitboard, depth: usize) -> bool {
         let prior = self.params.rave_prior as f32;
         let weight = self.params.rave_policy_weight;
+        let eval_weight = self.params.rave_eval_weight;
+        if (weight == 0.0 || depth >= self.params.policy_depth as usize) && eval_weight > 0.0 {
+            // The evaluation of each move's position, from the legal sets after it.
+            let effects = position.move_effects();
+            let mover = position.to_move();
+            let (empty, stones) = (position.empty(), [position.stones(mover), position.stones(!mover)]);
+            let (values, params) = (&self.values, &self.params);
+            return self.tree.expand(id, moves, prior, |p| {
+                let after = effects.legal_both_after(p);
+                let bit = Bitboard::from(p);
+                let mobility = eval::mobility(after[mover.index()], after[(!mover).index()]);
+                let value = values.value_of(mobility, empty - bit, [stones[0] | bit, stones[1]], params);
+                0.5 + eval_weight * (value - 0.5)
+            });
+        }
         if weight == 0.0 || depth >= self.params.policy_depth as usize || moves.count() < 2 {
             return self.tree.expand(id, moves, prior, |_| 0.5);
         }
@@ -306,6 +328,30 @@ mod tests {
             }
         }
         assert!(proven >= 15, "only {proven} of 20 proven");
+    }
+
+    #[test]
+    fn new_nodes_start_from_the_evaluation_of_their_position() {
+        // A middle game, where moves change the mobility by different amounts.
+        let position = random_positions(5, |p| p.empty().count() < 50).remove(0);
+        let params = Params { rave_eval_weight: 0.5, ..small() };
+        let mut search = Rave::new(params, 0);
+        search.tree.reset();
+        let moves = position.legal_moves();
+        assert!(search.expand(NodeId::ROOT, &position, moves, 0));
+        let mut priors = Vec::new();
+        for p in moves.iter() {
+            let mut after = position.clone();
+            after.play(p).unwrap();
+            let [black, white] = after.legal_both();
+            let (mover, to_move) =
+                if after.to_move() == Color::White { (black, white) } else { (white, black) };
+            let value = eval::value(&after, mover, to_move, &params);
+            let prior = search.tree[search.tree.child(NodeId::ROOT, p).unwrap()].value();
+            assert!((prior - (0.5 + 0.5 * (value - 0.5))).abs() < 1e-6, "{p}: {prior} for {value}");
+            priors.push(prior);
+        }
+        assert!(priors.iter().any(|&v| v != priors[0]), "the evaluation tells the moves apart");
     }
 
     #[test]

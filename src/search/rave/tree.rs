@@ -31,8 +31,8 @@ pub struct Node {
     rave_wins: f32,
     /// The blend of the two means that selection reads, kept up to date by every update.
     value: f32,
-    /// `1 / sqrt(visits + 1)`, for the exploration term.
-    inv_sqrt_visits: f32,
+    /// `1 / (n + n')`, `n` the simulations and `n'` the all-moves-as-first ones.
+    inv_evidence: f32,
     /// The first child; meaningful once the node is expanded.
     first_child: u32,
     /// Bitboard index of the move.
@@ -63,7 +63,7 @@ impl Node {
             rave_visits: prior,
             rave_wins: prior * prior_mean,
             value: prior_mean,
-            inv_sqrt_visits: 1.0,
+            inv_evidence: if prior > 0.0 { prior.recip() } else { 0.0 },
             first_child: 0,
             mv: mv.index() as u8,
             children: 0,
@@ -106,10 +106,11 @@ impl Node {
         self.value
     }
 
-    /// `1 / sqrt(visits + 1)`.
+    /// `sqrt(n) / (n + n')`, `n` the simulations and `n'` the all-moves-as-first ones: the
+    /// exploration term's share, which shrinks as either kind of evidence grows.
     #[inline]
-    pub fn inv_sqrt_visits(&self) -> f32 {
-        self.inv_sqrt_visits
+    pub fn exploration(&self) -> f32 {
+        (self.visits as f32).sqrt() * self.inv_evidence
     }
 
     /// Counts a simulation through the node, won by the mover or not.
@@ -117,7 +118,6 @@ impl Node {
     pub fn count(&mut self, won: bool, blend: Blend) {
         self.visits += 1;
         self.wins += won as u32 as f32;
-        self.inv_sqrt_visits = ((self.visits + 1) as f32).sqrt().recip();
         self.reblend(blend);
     }
 
@@ -131,11 +131,15 @@ impl Node {
 
     #[inline]
     fn reblend(&mut self, blend: Blend) {
-        let rave_mean = self.rave_wins / self.rave_visits;
-        self.value = if self.visits == 0 {
-            rave_mean
+        let n = self.visits as f32;
+        self.inv_evidence = (n + self.rave_visits).recip();
+        self.value = if blend.bias == 0.0 {
+            // beta = n' / (n + n'): the two kinds of simulation counted alike, one division.
+            (self.wins + self.rave_wins) * self.inv_evidence
+        } else if self.visits == 0 {
+            self.rave_wins / self.rave_visits
         } else {
-            let n = self.visits as f32;
+            let rave_mean = self.rave_wins / self.rave_visits;
             let beta = self.rave_visits / (n + self.rave_visits + blend.bias * n * self.rave_visits);
             let mean = self.wins / n;
             mean + beta * (rave_mean - mean)
@@ -303,7 +307,8 @@ mod tests {
         node.count(false, biased);
         // beta = 4 / (2 + 4 + 8) = 2/7: the mean 0 and the rave mean 3/4.
         assert!((node.value() - 3.0 / 14.0).abs() < 1e-6, "{}", node.value());
-        assert_eq!(node.inv_sqrt_visits(), 1.0 / 3f32.sqrt());
+        // Two simulations and four all-moves-as-first ones: sqrt(2) / 6.
+        assert!((node.exploration() - 2f32.sqrt() / 6.0).abs() < 1e-6);
     }
 
     #[test]
