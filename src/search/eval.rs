@@ -2,7 +2,7 @@
 
 use crate::rules::point::MAX_MOVES;
 use crate::rules::tactics::eyes_among;
-use crate::rules::{Bitboard, Position};
+use crate::rules::{Bitboard, Point, Position};
 use crate::search::params::Params;
 
 /// The seed bot's mobility: points only the side that just moved may play, minus points only
@@ -69,6 +69,18 @@ impl ValueTable {
     #[inline]
     pub fn value(&self, position: &Position, mover: Bitboard, to_move: Bitboard, params: &Params) -> f32 {
         self.value_of(mobility(mover, to_move), position.empty(), stones_of_sides(position), params)
+    }
+
+    /// [`value`] of the position after the side to move at `parent` plays `p`, for that side
+    /// (the mover there), given `after`, the legal sets `[black, white]` after the move (from
+    /// [`Position::move_effects`]): the move itself is not played.
+    #[inline]
+    pub fn value_after(&self, parent: &Position, p: Point, after: [Bitboard; 2], params: &Params) -> f32 {
+        let mover = parent.to_move();
+        let bit = Bitboard::from(p);
+        let stones = [parent.stones(mover) | bit, parent.stones(!mover)];
+        let mobility = mobility(after[mover.index()], after[(!mover).index()]);
+        self.value_of(mobility, parent.empty() - bit, stones, params)
     }
 
     /// [`value_of`].

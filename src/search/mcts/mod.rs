@@ -354,10 +354,7 @@ impl Mcts {
                     && (own | theirs).count() > self.params.endgame_points
                 {
                     self.tree.nodes[index].children = own.count() as u8;
-                    let bit = Bitboard::from(mv);
-                    let stones = [parent.stones(mover) | bit, parent.stones(!mover)];
-                    let mobility = eval::mobility(theirs, own);
-                    let value = self.values.value_of(mobility, parent.empty() - bit, stones, &self.params);
+                    let value = self.values.value_after(parent, mv, after, &self.params);
                     debug_assert_eq!(value, {
                         let mut leaf = parent.clone();
                         leaf.play_unchecked(mv);

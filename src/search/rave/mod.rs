@@ -21,7 +21,7 @@ use crate::rules::Bitboard;
 use crate::rules::{Color, Point, Position};
 use crate::search::endgame::{answer_without_tree, Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, Engine, Proof, Report};
-use crate::search::eval::{self, ValueTable};
+use crate::search::eval::ValueTable;
 use crate::search::params::Params;
 use crate::search::playout::{playout, Outcome, OwnPoint};
 use crate::search::policy;
@@ -156,21 +156,16 @@ impl Rave {
         let prior = self.params.rave_prior as f32;
         let weight = self.params.rave_policy_weight;
         let eval_weight = self.params.rave_eval_weight;
-        if (weight == 0.0 || depth >= self.params.policy_depth as usize) && eval_weight > 0.0 {
-            // The evaluation of each move's position, from the legal sets after it.
+        let by_policy = weight > 0.0 && depth < self.params.policy_depth as usize;
+        if !by_policy && eval_weight > 0.0 {
             let effects = position.move_effects();
-            let mover = position.to_move();
-            let (empty, stones) = (position.empty(), [position.stones(mover), position.stones(!mover)]);
             let (values, params) = (&self.values, &self.params);
             return self.tree.expand(id, moves, prior, |p| {
-                let after = effects.legal_both_after(p);
-                let bit = Bitboard::from(p);
-                let mobility = eval::mobility(after[mover.index()], after[(!mover).index()]);
-                let value = values.value_of(mobility, empty - bit, [stones[0] | bit, stones[1]], params);
+                let value = values.value_after(position, p, effects.legal_both_after(p), params);
                 0.5 + eval_weight * (value - 0.5)
             });
         }
-        if weight == 0.0 || depth >= self.params.policy_depth as usize || moves.count() < 2 {
+        if !by_policy || moves.count() < 2 {
             return self.tree.expand(id, moves, prior, |_| 0.5);
         }
         let last_move = if id == NodeId::ROOT { self.root_last_move } else { Some(self.tree[id].point()) };
@@ -255,6 +250,7 @@ mod tests {
     use crate::rules::tactics::decisive_move;
     use crate::rules::test_support::{play_out, random_positions};
     use crate::search::endgame;
+    use crate::search::eval;
 
     fn small() -> Params {
         Params { memory_bytes: 64 << 20, ..Params::default() }
