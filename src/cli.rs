@@ -27,6 +27,10 @@ pub enum Command {
         /// The search to time.
         #[arg(long, value_enum, default_value_t = crate::tools::bench::BenchEngine::Rave)]
         engine: crate::tools::bench::BenchEngine,
+        /// Time this many playouts from the empty board instead (the playout policy alone, no
+        /// tree); print black's wins and the playouts a second.
+        #[arg(long, value_name = "N", conflicts_with_all = ["nodes", "engine"])]
+        playouts: Option<u64>,
         /// The search's tunables (`--set`).
         #[command(flatten)]
         search: crate::engines::SearchSettings,
@@ -46,8 +50,13 @@ pub fn run(started: Instant) -> i32 {
     install_panic_hook();
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { nodes, engine, search }) => {
-            match crate::tools::bench::run(engine, nodes, search.params(), &mut std::io::stdout().lock()) {
+        Some(Command::Bench { nodes, engine, playouts, search }) => {
+            let out = &mut std::io::stdout().lock();
+            let written = match playouts {
+                Some(count) => crate::tools::bench::run_playouts(count, search.params(), out),
+                None => crate::tools::bench::run(engine, nodes, search.params(), out),
+            };
+            match written {
                 Ok(()) => 0,
                 // A reader that stops early (`nogo bench | head`) is not an error.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,

@@ -11,6 +11,7 @@
 
 use crate::rules::point::MAX_MOVES;
 use crate::rules::{Bitboard, Color, Point, Position};
+use crate::search::params::Params;
 
 /// The end of a playout: who won, and each colour's stones on the final board (every point a
 /// colour played, since NoGo removes no stones: the all-moves-as-first statistics read them).
@@ -34,6 +35,17 @@ pub enum OwnPoint {
     Play,
     /// Keeps it as a reserve, for once nothing is contested.
     Keep,
+}
+
+impl OwnPoint {
+    /// The choice [`Params::playout_take_own`] makes.
+    pub fn of(params: &Params) -> OwnPoint {
+        if params.playout_take_own == 1 {
+            OwnPoint::Play
+        } else {
+            OwnPoint::Keep
+        }
+    }
 }
 
 /// Plays `position` out to the end by the policy above and returns the outcome; `position`

@@ -1,13 +1,15 @@
 //! `nogo bench`: a fixed-iteration search over fixed positions. Prints each position's chosen
 //! move and visit count, a signature that changes only when search behaviour changes, and the
 //! speed in iterations per second: tree nodes for the evaluation search (`mcts`), playouts for
-//! the playout search (`rave`).
+//! the playout search (`rave`). With `--playouts`, it times the playout policy alone instead.
 
 use crate::rules::point::Point;
 use crate::rules::position::Position;
+use crate::rules::Color;
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::Mcts;
 use crate::search::params::Params;
+use crate::search::playout::{playout, OwnPoint};
 use crate::search::rave::Rave;
 use std::fmt;
 use std::io::{self, Write};
@@ -135,6 +137,23 @@ pub fn run(engine: BenchEngine, nodes: u64, params: Params, out: &mut impl Write
     writeln!(out, "{total_iterations} iterations {:.0} it/s", total_iterations as f64 / total_seconds)
 }
 
+/// Plays `count` playouts from the empty board by the playout policy of `params`, seeded
+/// alike every run, and writes how many black won (a signature of the policy: it changes only
+/// when the playouts do) and the playouts a second.
+pub fn run_playouts(count: u64, params: Params, out: &mut impl Write) -> io::Result<()> {
+    let own = OwnPoint::of(&params);
+    let empty = Position::new();
+    let mut rng = fastrand::Rng::with_seed(0);
+    let mut black_wins = 0u64;
+    let started = Instant::now();
+    for _ in 0..count {
+        black_wins += (playout(&mut empty.clone(), &mut rng, own).winner == Color::Black) as u64;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    writeln!(out, "playouts {count} from the empty board, black won {black_wins}")?;
+    writeln!(out, "{:.0} playouts/s, {:.3} us each", count as f64 / seconds, 1e6 * seconds / count as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,7 +166,7 @@ mod tests {
     /// the policy network must still be: speed comparisons with 0.1.0 time that search.
     const SIGNATURE_0_1_0: &str = "8e36b057e8fbd33e";
     /// The signature of today's playout search.
-    const RAVE_SIGNATURE: &str = "c3ac86bcebadbc50";
+    const RAVE_SIGNATURE: &str = "90c2fbefdf61576c";
 
     fn signature_of(engine: BenchEngine, settings: &[(String, f64)]) -> String {
         let mut out = Vec::new();
@@ -159,6 +178,25 @@ mod tests {
 
     fn signature(settings: &[(String, f64)]) -> String {
         signature_of(BenchEngine::Mcts, settings)
+    }
+
+    #[test]
+    fn the_playout_bench_counts_black_wins_of_the_seeded_playouts() {
+        let report = |count: u64, settings: &[(String, f64)]| {
+            let mut out = Vec::new();
+            run_playouts(count, Params::default().with_settings(settings), &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            let first = out.lines().next().expect("a first line").to_string();
+            let wins: u64 = first.rsplit(' ').next().unwrap().parse().unwrap();
+            (first, wins)
+        };
+        let (line, wins) = report(2000, &[]);
+        assert!(line.starts_with("playouts 2000 from the empty board"), "{line}");
+        // Black wins about as often as white from the empty board, and the same seed replays.
+        assert!((800..=1200).contains(&wins), "{line}");
+        assert_eq!(report(2000, &[]), (line, wins));
+        let keep = report(2000, &[("playout_take_own".to_string(), 0.0)]);
+        assert_ne!(keep.1, wins, "the other policy plays other playouts");
     }
 
     #[test]

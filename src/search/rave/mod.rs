@@ -128,10 +128,7 @@ impl Rave {
         }
         let outcome = match self.tree[id].proof {
             // A proven node's result needs no playout; its stones are those on the board.
-            Proof::Unknown => {
-                let own = if self.params.playout_take_own == 1 { OwnPoint::Play } else { OwnPoint::Keep };
-                playout(&mut position, &mut self.rng, own)
-            }
+            Proof::Unknown => playout(&mut position, &mut self.rng, OwnPoint::of(&self.params)),
             proof => {
                 let mover = !position.to_move();
                 let winner = if proof == Proof::Win { mover } else { !mover };
