@@ -146,9 +146,11 @@ impl Rave {
     }
 
     /// Expands `id`, the node of `position` at `depth` below the root, whose side to move has
-    /// the legal `moves`: near the root (`policy_depth`) the children's prior means follow the
-    /// policy network's ranking, from `0.5 + rave_policy_weight` for its first to `0.5 -
-    /// rave_policy_weight` for its last; elsewhere they are even. False when the tree is full.
+    /// the legal `moves`: near the root (`policy_depth`) with `rave_policy_weight` above 0 the
+    /// children's prior means follow the policy network's ranking, from `0.5 +
+    /// rave_policy_weight` for its first to `0.5 - rave_policy_weight` for its last; elsewhere
+    /// the evaluation of each child's position (`rave_eval_weight`), or even with that at 0.
+    /// False when the tree is full.
     fn expand(&mut self, id: NodeId, position: &Position, moves: Bitboard, depth: usize) -> bool {
         let prior = self.params.rave_prior as f32;
         let weight = self.params.rave_policy_weight;
