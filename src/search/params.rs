@@ -121,6 +121,8 @@ tunables! {
         "Whether a playout plays a drawn once-contested point that only its side to move may still play (1) or keeps it as a reserve (0).";
     rave_eval_weight: f32 = 0.5, 0.0..=1.0,
         "The playout search's prior mean of a new node: 0.5 plus this times the evaluation of its position less 0.5.";
+    rave_solve_points: u32 = 0, 0..=22,
+        "The playout search proves a leaf with at most this many live points by the endgame solver, within `tree_solve_nodes` nodes, instead of playing it out (0: never).";
     rave_policy_weight: f32 = 0.0, 0.0..=0.5,
         "Near the root (`policy_depth`), the playout search's prior means spread by the policy network's ranking, 0.5 +- this.";
 }

@@ -126,6 +126,12 @@ impl Rave {
             id = select::best_child(&self.tree, id, &self.params);
             position.play_unchecked(self.tree[id].point());
         }
+        if id != NodeId::ROOT && !self.tree[id].proof.is_known() {
+            if let Some(proof) = self.solve_small_endgame(&position) {
+                self.tree[id].proof = proof;
+                proofs::prove_up(&mut self.tree, path);
+            }
+        }
         let outcome = match self.tree[id].proof {
             // A proven node's result needs no playout; its stones are those on the board.
             Proof::Unknown => playout(&mut position, &mut self.rng, OwnPoint::of(&self.params)),
@@ -143,6 +149,21 @@ impl Rave {
             outcome.stones
         };
         backup::backup(&mut self.tree, path, root.to_move(), outcome.winner, amaf, blend);
+    }
+
+    /// The proof, for its mover, of a leaf whose `position` has at most
+    /// [`Params::rave_solve_points`] live points, by the endgame solver within
+    /// [`Params::tree_solve_nodes`] nodes: a playout misjudges small endgames that the solver
+    /// settles.
+    fn solve_small_endgame(&mut self, position: &Position) -> Option<Proof> {
+        let points = self.params.rave_solve_points;
+        let [black, white] = position.legal_both();
+        if points == 0 || (black | white).count() > points {
+            return None;
+        }
+        let budget = Budget::nodes(self.params.tree_solve_nodes as u64);
+        let win = Solver::made_once(&mut self.solver).wins(position, &budget)?;
+        Some(Proof::proven(!win))
     }
 
     /// Expands `id`, the node of `position` at `depth` below the root, whose side to move has
@@ -323,6 +344,28 @@ mod tests {
             }
         }
         assert!(proven >= 15, "only {proven} of 20 proven");
+    }
+
+    #[test]
+    fn the_solver_proves_small_endgames_at_the_leaves() {
+        let live = |p: &Position| {
+            let [black, white] = p.legal_both();
+            (black | white).count()
+        };
+        let (mut with, mut without) = (0, 0);
+        for position in random_positions(11, |p| (14..=18).contains(&live(p))) {
+            let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
+            for (points, proven) in [(12, &mut with), (0, &mut without)] {
+                // The root's own solver off: only the tree's proofs count.
+                let params = Params { rave_solve_points: points, endgame_points: 0, ..small() };
+                let report = Rave::new(params, 0).think(&position, &Budget::nodes(2000));
+                if report.proof.is_known() {
+                    assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
+                    *proven += 1;
+                }
+            }
+        }
+        assert!(with >= without + 5, "{with} proven with the solver at the leaves, {without} without");
     }
 
     #[test]
