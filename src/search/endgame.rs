@@ -224,6 +224,13 @@ impl Solver {
         self.search(position, 0)
     }
 
+    /// The proof, for the player who moved into `position`, that [`Solver::wins`] finds within
+    /// `nodes` nodes: how the tree searches prove their small endgames.
+    pub fn mover_proof(&mut self, position: &Position, nodes: u32) -> Option<Proof> {
+        let win = self.wins(position, &Budget::nodes(nodes as u64))?;
+        Some(Proof::proven(!win))
+    }
+
     /// Nodes searched by the last call to [`Solver::solve`] or [`Solver::wins`].
     pub fn nodes(&self) -> u64 {
         self.nodes

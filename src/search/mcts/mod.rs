@@ -426,11 +426,11 @@ impl Mcts {
         if index == 0 || live.count() > self.params.tree_solve_points {
             return None;
         }
-        let budget = Budget::nodes(self.params.tree_solve_nodes as u64);
+        let nodes = self.params.tree_solve_nodes;
         let solver = self.solver();
-        let verdict = solver.wins(position, &budget);
+        let proof = solver.mover_proof(position, nodes);
         self.unclocked_solver_nodes += solver.nodes();
-        Some(Proof::proven(!verdict?))
+        proof
     }
 
     /// The endgame solver, made on first use (its table is large) and kept between turns.

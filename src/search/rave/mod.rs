@@ -157,13 +157,10 @@ impl Rave {
     /// settles.
     fn solve_small_endgame(&mut self, position: &Position) -> Option<Proof> {
         let points = self.params.rave_solve_points;
-        let [black, white] = position.legal_both();
-        if points == 0 || (black | white).count() > points {
+        if points == 0 || live_points(position) > points {
             return None;
         }
-        let budget = Budget::nodes(self.params.tree_solve_nodes as u64);
-        let win = Solver::made_once(&mut self.solver).wins(position, &budget)?;
-        Some(Proof::proven(!win))
+        Solver::made_once(&mut self.solver).mover_proof(position, self.params.tree_solve_nodes)
     }
 
     /// Expands `id`, the node of `position` at `depth` below the root, whose side to move has
@@ -210,6 +207,12 @@ impl Rave {
         }
         self.tree.child(NodeId::ROOT, p).map_or(0, |c| self.tree[c].visits())
     }
+}
+
+/// The points either side may play in `position`.
+fn live_points(position: &Position) -> u32 {
+    let [black, white] = position.legal_both();
+    (black | white).count()
 }
 
 impl Engine for Rave {
@@ -323,12 +326,8 @@ mod tests {
 
     #[test]
     fn small_endgames_are_proven_with_the_solvers_verdict() {
-        let live = |p: &Position| {
-            let [black, white] = p.legal_both();
-            (black | white).count()
-        };
         let mut proven = 0;
-        for position in random_positions(9, |p| (8..=12).contains(&live(p))) {
+        for position in random_positions(9, |p| (8..=12).contains(&live_points(p))) {
             let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
             let report = Rave::new(small(), 0).think(&position, &Budget::nodes(100_000));
             if report.proof.is_known() {
@@ -348,12 +347,8 @@ mod tests {
 
     #[test]
     fn the_solver_proves_small_endgames_at_the_leaves() {
-        let live = |p: &Position| {
-            let [black, white] = p.legal_both();
-            (black | white).count()
-        };
         let (mut with, mut without) = (0, 0);
-        for position in random_positions(11, |p| (14..=18).contains(&live(p))) {
+        for position in random_positions(11, |p| (14..=18).contains(&live_points(p))) {
             let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
             for (points, proven) in [(12, &mut with), (0, &mut without)] {
                 // The root's own solver off: only the tree's proofs count.
