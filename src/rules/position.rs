@@ -346,6 +346,19 @@ impl Position {
         ]
     }
 
+    /// The live points: those either colour may play, the measure of how far a game has to
+    /// run that decides when the endgame solver is tried.
+    ///
+    /// ```
+    /// use nogo::Position;
+    /// assert_eq!(Position::new().live_points(), 81);
+    /// ```
+    #[inline]
+    pub fn live_points(&self) -> u32 {
+        let [black, white] = self.legal_both();
+        (black | white).count()
+    }
+
     #[inline]
     fn legal_with_empty_neighbors(&self, colour: Color, empty: Bitboard, near_empty: Bitboard) -> Bitboard {
         let c = colour.index();

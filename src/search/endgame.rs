@@ -159,8 +159,7 @@ impl Solver {
         started: Instant,
         params: &Params,
     ) -> Option<Report> {
-        let [black, white] = position.legal_both();
-        if (black | white).count() > params.endgame_points {
+        if position.live_points() > params.endgame_points {
             return None;
         }
         let share = params.endgame_share;

@@ -853,13 +853,9 @@ mod tests {
         // with no winning move to play, and the tree search that follows finds each root
         // move's proof in the solver's table as it tries the move, so it reports the loss.
         // (A search that does not read the table fails here: its share does not prove them.)
-        let live = |p: &Position| {
-            let [black, white] = p.legal_both();
-            (black | white).count()
-        };
         let params = Params { endgame_points: 81, memory_bytes: 1 << 20, ..Params::default() };
         let mut lost = 0;
-        for position in random_positions(7, |p| (14..=18).contains(&live(p))) {
+        for position in random_positions(7, |p| (14..=18).contains(&p.live_points())) {
             let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
             if exact.win || decisive_move(&position).is_some() {
                 continue;
@@ -877,15 +873,11 @@ mod tests {
         // With the root's own solver off, a short search proves its root only through the
         // proofs of its children: with the tree's proofs on, every position below the limit is
         // proven, with the solver's verdict; without them, fewer are.
-        let live = |p: &Position| {
-            let [black, white] = p.legal_both();
-            (black | white).count()
-        };
         let off =
             Params { endgame_points: 0, tree_solve_points: 0, memory_bytes: 1 << 20, ..Params::default() };
         let on = Params { tree_solve_points: 16, tree_solve_nodes: 1_000_000, ..off };
         let (mut positions, mut proven_without) = (0, 0);
-        for position in random_positions(9, |p| (12..=16).contains(&live(p))) {
+        for position in random_positions(9, |p| (12..=16).contains(&p.live_points())) {
             let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
             let report = Mcts::new(on, 0).think(&position, &Budget::nodes(3000));
             assert_eq!(report.proof, Proof::proven(exact.win), "{position}");

@@ -157,7 +157,7 @@ impl Rave {
     /// settles.
     fn solve_small_endgame(&mut self, position: &Position) -> Option<Proof> {
         let points = self.params.rave_solve_points;
-        if points == 0 || live_points(position) > points {
+        if points == 0 || position.live_points() > points {
             return None;
         }
         Solver::made_once(&mut self.solver).mover_proof(position, self.params.tree_solve_nodes)
@@ -207,12 +207,6 @@ impl Rave {
         }
         self.tree.child(NodeId::ROOT, p).map_or(0, |c| self.tree[c].visits())
     }
-}
-
-/// The points either side may play in `position`.
-fn live_points(position: &Position) -> u32 {
-    let [black, white] = position.legal_both();
-    (black | white).count()
 }
 
 impl Engine for Rave {
@@ -327,7 +321,7 @@ mod tests {
     #[test]
     fn small_endgames_are_proven_with_the_solvers_verdict() {
         let mut proven = 0;
-        for position in random_positions(9, |p| (8..=12).contains(&live_points(p))) {
+        for position in random_positions(9, |p| (8..=12).contains(&p.live_points())) {
             let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
             let report = Rave::new(small(), 0).think(&position, &Budget::nodes(100_000));
             if report.proof.is_known() {
@@ -348,7 +342,7 @@ mod tests {
     #[test]
     fn the_solver_proves_small_endgames_at_the_leaves() {
         let (mut with, mut without) = (0, 0);
-        for position in random_positions(11, |p| (14..=18).contains(&live_points(p))) {
+        for position in random_positions(11, |p| (14..=18).contains(&p.live_points())) {
             let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
             for (points, proven) in [(12, &mut with), (0, &mut without)] {
                 // The root's own solver off: only the tree's proofs count.
