@@ -5,11 +5,13 @@
 //! are compared in (`Color`, `PlayError`, and `Point`/`Bitboard` for sets of points). Positions come from seeded random games (uniform
 //! among legal moves from the empty board); at every position both colours' legal sets and the
 //! outcome of `play` on a sample of points (occupied and illegal ones included) must agree,
-//! and after every move the stones, side to move, terminal status, winner and hash.
+//! and after every move the stones, side to move, terminal status, winner and hash. The bare
+//! [`Stones`] board's legality tests must give the same legal sets.
 //!
 //! `cargo test --test rules_reference` runs 100,000 positions; the long run of 10,000,000 is
 //! `cargo test --test rules_reference -- --ignored` (the test profile is optimised).
 
+use nogo::rules::stones::Stones;
 use nogo::{Bitboard, Color, HistoryError, PlayError, Point, Position};
 
 const SIZE: usize = 9;
@@ -274,6 +276,10 @@ fn differential(seed: u64, positions: u64) {
                 let by_point: Bitboard =
                     Bitboard::FULL.iter().filter(|&p| engine.is_legal(colour, p)).collect();
                 assert_eq!(by_point, expected, "is_legal of {colour} point by point, {trace}");
+                let stones = Stones::of(&engine);
+                let by_flood: Bitboard =
+                    Bitboard::FULL.iter().filter(|&p| stones.is_legal(colour, p)).collect();
+                assert_eq!(by_flood, expected, "Stones::is_legal of {colour}, {trace}");
             }
             assert_eq!(engine.legal_both(), [engine.legal(Color::Black), engine.legal(Color::White)]);
 

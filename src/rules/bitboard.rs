@@ -28,6 +28,17 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 
+/// The on-board neighbours of each point, by index: one load instead of four shifts.
+pub(crate) const ADJACENT: [Bitboard; INDEX_COUNT] = {
+    let mut table = [Bitboard::EMPTY; INDEX_COUNT];
+    let mut i = 0;
+    while i < INDEX_COUNT {
+        table[i] = Bitboard(1 << i).neighbors();
+        i += 1;
+    }
+    table
+};
+
 /// Bits of one row: the 9 on-board columns, not the guard.
 const ROW: u128 = (1 << SIZE) - 1;
 

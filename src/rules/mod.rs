@@ -2,8 +2,8 @@
 //!
 //! A move may neither capture nor be suicide; the player left without a legal move loses.
 //! [`Bitboard`] is a set of points, [`Position`] a validated position with both sides' legal
-//! sets in closed form, [`tactics`] the decisive moves and eyes, [`Game`] a game in progress
-//! with its move list.
+//! sets in closed form, [`stones::Stones`] the bare stones that playouts place, [`tactics`] the
+//! decisive moves and eyes, [`Game`] a game in progress with its move list.
 
 pub mod bitboard;
 pub mod game;
@@ -11,6 +11,7 @@ mod group_ids;
 pub mod hash;
 pub mod point;
 pub mod position;
+pub mod stones;
 pub mod tactics;
 
 pub use bitboard::Bitboard;

@@ -10,7 +10,7 @@
 //! where `E` is the empty points, `N` the neighbour dilation, `safe[c]` the stones of `c` in
 //! groups with two or more liberties and `atari[o]` the sole liberties of `o`'s groups with one.
 
-use super::bitboard::{Bitboard, Counts};
+use super::bitboard::{Bitboard, Counts, ADJACENT};
 use super::group_ids::{GroupIds, NO_GROUP};
 use super::hash::{splitmix64, GOLDEN_GAMMA};
 use super::point::{Color, Point, INDEX_COUNT, SIZE};
@@ -97,17 +97,6 @@ const ZOBRIST: Zobrist = {
         colour += 1;
     }
     Zobrist { stones, white_to_move: splitmix64(state) }
-};
-
-/// The on-board neighbours of each point, by index: one load instead of four shifts.
-const ADJACENT: [Bitboard; INDEX_COUNT] = {
-    let mut table = [Bitboard::EMPTY; INDEX_COUNT];
-    let mut i = 0;
-    while i < INDEX_COUNT {
-        table[i] = Bitboard(1 << i).neighbors();
-        i += 1;
-    }
-    table
 };
 
 /// The closed-form legal set of a colour: empty points with an empty neighbour or a neighbour

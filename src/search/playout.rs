@@ -10,6 +10,7 @@
 //! tens of nanoseconds and a playout from the empty board a few microseconds.
 
 use crate::rules::point::MAX_MOVES;
+use crate::rules::stones::Stones;
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::params::Params;
 
@@ -48,38 +49,41 @@ impl OwnPoint {
     }
 }
 
-/// Plays `position` out to the end by the policy above and returns the outcome; `position`
-/// is left as the final, terminal position.
+/// Plays `position` out to the end by the policy above and returns the outcome.
 ///
 /// A point that a colour may not play never becomes playable for it again (stones are never
 /// removed: empty neighbours and liberties only go), so the contested points (a list) and each
 /// colour's legal points (a set) are computed once and only shrink. A move is drawn from them
 /// and tested alone; a point that fails leaves for good. Drawing until a point passes is
 /// uniform among the points that pass, as drawing from the exact set would be, at the cost of
-/// a few point tests instead of the whole board's legal sets each move.
+/// a few point tests instead of the whole board's legal sets each move. The moves are played
+/// on the bare [`Stones`], where a point test is a flood fill that mostly ends at the point's
+/// neighbours and a move one bit.
 ///
 /// ```
 /// use nogo::search::playout::{playout, OwnPoint};
 /// use nogo::Position;
-/// let mut position = Position::new();
-/// let outcome = playout(&mut position, &mut fastrand::Rng::with_seed(1), OwnPoint::Play);
-/// assert!(position.is_terminal());
-/// assert_eq!(outcome.winner, !position.to_move());
+/// let outcome = playout(&Position::new(), &mut fastrand::Rng::with_seed(1), OwnPoint::Play);
+/// let [black, white] = outcome.stones;
+/// let end = Position::from_stones(black, white, !outcome.winner).unwrap();
+/// assert!(end.is_terminal());
 /// ```
 #[inline]
-pub fn playout(position: &mut Position, rng: &mut fastrand::Rng, own: OwnPoint) -> Outcome {
-    play_out(position, rng, own, |_, _| {})
+pub fn playout(position: &Position, rng: &mut fastrand::Rng, own: OwnPoint) -> Outcome {
+    play_out(position, rng, own, |_| {})
 }
 
 /// [`playout`], calling `on_move` with each move before it is played (the tests follow it).
 #[inline(always)]
 fn play_out(
-    position: &mut Position,
+    position: &Position,
     rng: &mut fastrand::Rng,
     own: OwnPoint,
-    mut on_move: impl FnMut(&Position, Point),
+    mut on_move: impl FnMut(Point),
 ) -> Outcome {
     let mut legal = position.legal_both();
+    let mut board = Stones::of(position);
+    let mut side = position.to_move();
     // The contested points in a list, drawn by index and removed by swapping in the last.
     let mut contested = [0u8; MAX_MOVES];
     let mut left = 0;
@@ -89,18 +93,18 @@ fn play_out(
     }
     let mut reserves = [Bitboard::EMPTY; 2];
     'moves: loop {
-        let side = position.to_move();
         while left > 0 {
             let i = rng.usize(..left);
             let p = Point::from_index_unchecked(contested[i]);
             left -= 1;
             contested[i] = contested[left];
-            if position.is_legal(side, p) && (own == OwnPoint::Play || position.is_legal(!side, p)) {
+            if board.is_legal(side, p) && (own == OwnPoint::Play || board.is_legal(!side, p)) {
                 let bit = Bitboard::from(p);
                 legal[0] -= bit;
                 legal[1] -= bit;
-                on_move(position, p);
-                position.play_unchecked(p);
+                on_move(p);
+                board.place(side, p);
+                side = !side;
                 continue 'moves;
             }
         }
@@ -109,16 +113,16 @@ fn play_out(
         while let Some(p) = own.choose(rng) {
             let bit = Bitboard::from(p);
             *own -= bit;
-            if position.is_legal(side, p) {
+            if board.is_legal(side, p) {
                 legal[1 - side.index()] -= bit;
                 reserves[side.index()] |= bit;
-                on_move(position, p);
-                position.play_unchecked(p);
+                on_move(p);
+                board.place(side, p);
+                side = !side;
                 continue 'moves;
             }
         }
-        let stones = [position.stones(Color::Black), position.stones(Color::White)];
-        return Outcome { winner: !side, stones, reserves };
+        return Outcome { winner: !side, stones: board.both(), reserves };
     }
 }
 
@@ -146,12 +150,12 @@ mod tests {
         let mut moves = 0;
         let mut reserves = 0;
         for start in positions(3, 30, 7) {
+            // The moves are followed on a position, whose legal sets the policy is checked by.
             let mut end = start.clone();
             let mut reserve_moves = [Bitboard::EMPTY; 2];
-            let outcome = play_out(&mut end, &mut rng, OwnPoint::Keep, |position, p| {
-                // Checked against the whole board's legal sets, as the policy reads them.
-                let side = position.to_move().index();
-                let legal = position.legal_both();
+            let outcome = play_out(&start, &mut rng, OwnPoint::Keep, |p| {
+                let side = end.to_move().index();
+                let legal = end.legal_both();
                 let contested = legal[0] & legal[1];
                 assert!(legal[side].has(p), "{p} is legal");
                 assert!(
@@ -163,6 +167,7 @@ mod tests {
                 if contested.is_empty() {
                     reserve_moves[side] |= Bitboard::from(p);
                 }
+                end.play_unchecked(p);
             });
             assert!(end.is_terminal());
             assert_eq!(outcome.winner, !end.to_move());
@@ -184,18 +189,20 @@ mod tests {
             let [black, white] = start.legal_both();
             let contested_at_start = black & white;
             let mut end = start.clone();
-            let outcome = play_out(&mut end, &mut rng, OwnPoint::Play, |position, p| {
-                let side = position.to_move().index();
-                let legal = position.legal_both();
+            let outcome = play_out(&start, &mut rng, OwnPoint::Play, |p| {
+                let side = end.to_move().index();
+                let legal = end.legal_both();
                 let contested = legal[0] & legal[1];
                 assert!(legal[side].has(p), "{p} is legal");
                 if !contested.is_empty() {
                     assert!(contested_at_start.has(p), "{p}: a reserve while points are contested");
                     taken_own += !legal[1 - side].has(p) as u32;
                 }
+                end.play_unchecked(p);
             });
             assert!(end.is_terminal());
             assert_eq!(outcome.winner, !end.to_move());
+            assert_eq!(outcome.stones, [end.stones(Color::Black), end.stones(Color::White)]);
         }
         assert!(taken_own > 50, "only {taken_own} once-contested points taken by their only player");
     }
@@ -208,7 +215,7 @@ mod tests {
         let draws = 81 * 400;
         for _ in 0..draws {
             let mut first = None;
-            play_out(&mut Position::new(), &mut rng, OwnPoint::Keep, |_, p| {
+            play_out(&Position::new(), &mut rng, OwnPoint::Keep, |p| {
                 first.get_or_insert(p);
             });
             counts[first.unwrap().index()] += 1;
@@ -223,16 +230,16 @@ mod tests {
         // Every empty point is a white eye, where black may not play.
         let eyes = crate::rules::test_support::white_checkerboard();
         let mut rng = fastrand::Rng::with_seed(1);
-        let mut black_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::Black).unwrap();
-        let outcome = playout(&mut black_to_move, &mut rng, OwnPoint::Keep);
+        let black_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::Black).unwrap();
+        let outcome = playout(&black_to_move, &mut rng, OwnPoint::Keep);
         let nothing = [Bitboard::EMPTY; 2];
         assert_eq!(
             outcome,
             Outcome { winner: Color::White, stones: [Bitboard::EMPTY, eyes], reserves: nothing }
         );
         // White fills one of its eyes (a reserve) and black still has no move.
-        let mut white_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::White).unwrap();
-        let outcome = playout(&mut white_to_move, &mut rng, OwnPoint::Keep);
+        let white_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::White).unwrap();
+        let outcome = playout(&white_to_move, &mut rng, OwnPoint::Keep);
         assert_eq!(outcome.winner, Color::White);
         assert_eq!(outcome.stones[1].count(), eyes.count() + 1);
         assert!(eyes.is_subset(outcome.stones[1]));

@@ -134,7 +134,7 @@ impl Rave {
         }
         let outcome = match self.tree[id].proof {
             // A proven node's result needs no playout; its stones are those on the board.
-            Proof::Unknown => playout(&mut position, &mut self.rng, OwnPoint::of(&self.params)),
+            Proof::Unknown => playout(&position, &mut self.rng, OwnPoint::of(&self.params)),
             proof => {
                 let mover = !position.to_move();
                 let winner = if proof == Proof::Win { mover } else { !mover };
