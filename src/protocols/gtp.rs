@@ -309,7 +309,7 @@ impl Gtp {
         if report.iterations == 0 {
             return format!("LABEL {} win\nTEXT {to_move} wins at once with {}", report.best, report.best);
         }
-        let children = search.root_children();
+        let children = search.root_children(&position);
         let most = children.iter().map(|c| c.1).max().unwrap_or(1).max(1);
         // GoGui draws positive influence as black, negative as white.
         let sign = if to_move == Color::Black { 1.0 } else { -1.0 };
@@ -545,8 +545,11 @@ mod tests {
         let visits = |params: Params| {
             let mut search = Mcts::new(params, args.seed);
             search.think(gtp.game.position(), &Budget::nodes(3000));
-            let mut children: Vec<(String, String)> =
-                search.root_children().iter().map(|&(p, n, _)| (p.to_string(), visits_label(n))).collect();
+            let mut children: Vec<(String, String)> = search
+                .root_children(gtp.game.position())
+                .iter()
+                .map(|&(p, n, _)| (p.to_string(), visits_label(n)))
+                .collect();
             children.sort();
             children
         };

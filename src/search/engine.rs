@@ -142,10 +142,28 @@ pub trait Engine: Send {
     /// Forgets anything kept from earlier moves.
     fn new_game(&mut self) {}
 
-    /// After a [`Engine::think`] that searched, the root's children: each move with its visits
-    /// and mean value for the side to move, for analysis views. Empty for engines without a
-    /// tree, and after a move found without a search.
-    fn root_children(&self) -> Vec<(Point, u32, f32)> {
+    /// After a [`Engine::think`] that searched `position`, the root's children: each move with
+    /// its visits and mean value for the side to move, for analysis views and self-play. Empty
+    /// for engines without a tree, and when the move for `position` was found without a search
+    /// (a decisive move, the endgame solver's proof).
+    fn root_children(&self, _position: &Position) -> Vec<(Point, u32, f32)> {
         Vec::new()
     }
+
+    /// After a [`Engine::think`] that searched `position`, the nodes below the root visited at
+    /// least `min_visits` times that have children, depth first: the moves from `position` to
+    /// each, and its children with their visits (`nogo selfplay --tree-visits`: what the tree
+    /// came to prefer). Empty when [`Engine::root_children`] is.
+    fn busy_nodes(&self, _position: &Position, _min_visits: u32) -> Vec<BusyNode> {
+        Vec::new()
+    }
+}
+
+/// A node below the root of a search ([`Engine::busy_nodes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusyNode {
+    /// The moves from the root's position to the node.
+    pub line: Vec<Point>,
+    /// Its children: each move with its visits.
+    pub children: Vec<(Point, u32)>,
 }

@@ -3,17 +3,17 @@
 //! the move played and the game's winner, one JSON object a line (`docs/selfplay.md`); points
 //! are their row-major numbers ([`Point::cell`]).
 //!
-//! A game opens with a few uniformly random moves, then the search plays at a fixed number of
+//! A game opens with a few uniformly random moves, then the search (`--engine`: the bot's
+//! default, the playout search, or the evaluation search) plays at a fixed number of
 //! iterations a move; for the first moves after the opening, the move played is drawn from the
 //! root's visit counts raised to `1 / temperature`, so games differ. Game `i` depends only on
 //! `--seed` and `i`, so `-j` and `--shard` change nothing but who plays it.
 
 use super::arena::shard::Shard;
-use crate::engines::SearchSettings;
+use crate::engines::{create_with_params, EngineKind, SearchSettings};
 use crate::rules::{hash, Color, Point, Position};
-use crate::search::engine::{Budget, Engine};
-use crate::search::mcts::BusyNode;
-use crate::search::{Mcts, Params};
+use crate::search::engine::{Budget, BusyNode, Engine};
+use crate::search::Params;
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -27,6 +27,9 @@ pub struct SelfplayArgs {
     /// Games to play (the whole set, before --shard).
     #[arg(short = 'n', long, default_value_t = 100)]
     pub games: u64,
+    /// The search that plays: a tree search, `rave` (the bot's) or `mcts`.
+    #[arg(long, value_enum, default_value_t = EngineKind::Rave)]
+    pub engine: EngineKind,
     /// Search iterations a move.
     #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
@@ -75,20 +78,17 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
         play(&mut position, &mut moves, p);
     }
     let params = Params { memory_bytes: 64 << 20, ..args.search.params() };
-    let mut search = Mcts::new(params, number);
+    let mut search = create_with_params(args.engine, number, params);
     let mut records = Vec::new();
     let mut searched_moves = 0;
     while !position.is_terminal() {
         let report = search.think(&position, &Budget::nodes(args.nodes));
-        let visits: Vec<(Point, u32)> = if search.searched(&position) {
-            search.root_children().into_iter().map(|(p, visits, _)| (p, visits)).collect()
-        } else {
-            Vec::new()
-        };
+        let visits: Vec<(Point, u32)> =
+            search.root_children(&position).into_iter().map(|(p, visits, _)| (p, visits)).collect();
         let drawn = searched_moves < args.temperature_moves && !visits.is_empty();
         let played = if drawn { draw(&visits, args.temperature, &mut rng) } else { report.best };
         if args.tree_visits > 0 && !visits.is_empty() {
-            records.extend(tree_records(&search, &position, &moves, number, args.tree_visits));
+            records.extend(tree_records(search.as_ref(), &position, &moves, number, args.tree_visits));
         }
         let mut record = position_record(number, &position, &moves, &visits);
         record["iterations"] = json!(report.iterations);
@@ -109,14 +109,14 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
 /// The records of the nodes below the root of `search` (whose position is `position`,
 /// reached by `moves`) visited at least `min_visits` times.
 fn tree_records(
-    search: &Mcts,
+    search: &dyn Engine,
     position: &Position,
     moves: &[Point],
     number: u64,
     min_visits: u32,
 ) -> Vec<Value> {
     let mut records = Vec::new();
-    for BusyNode { line, children } in search.busy_nodes(min_visits) {
+    for BusyNode { line, children } in search.busy_nodes(position, min_visits) {
         let mut node = position.clone();
         for &p in &line {
             node.play_unchecked(p);
@@ -200,6 +200,13 @@ pub fn run(args: SelfplayArgs) -> i32 {
         eprintln!("nogo selfplay: --jobs must be at least 1 and --temperature above 0");
         return 2;
     }
+    if !matches!(args.engine, EngineKind::Rave | EngineKind::Mcts) {
+        eprintln!(
+            "nogo selfplay: --engine {} has no search tree to record: use rave or mcts",
+            args.engine.name()
+        );
+        return 2;
+    }
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let numbers: Vec<u64> = (0..args.games).filter(|&n| shard.includes(n)).collect();
     let mut out: Box<dyn Write> = match &args.out {
@@ -274,6 +281,7 @@ mod tests {
     fn args(games: u64) -> SelfplayArgs {
         SelfplayArgs {
             games,
+            engine: EngineKind::Rave,
             nodes: 300,
             random_moves: 2,
             temperature_moves: 4,
@@ -328,8 +336,8 @@ mod tests {
         assert!(parse_setting("no_such_thing=1").unwrap_err().contains("unknown parameter"));
         assert!(parse_setting("widening=100").unwrap_err().contains("outside its range"));
         assert!(parse_setting("widening=x").unwrap_err().contains("not a number"));
-        // A setting reaches the search: without the policy the games differ.
-        let off = vec![("policy_depth".to_string(), 0.0), ("policy_visits".to_string(), 0.0)];
+        // A setting reaches the search: without the evaluation prior the games differ.
+        let off = vec![("rave_eval_weight".to_string(), 0.0)];
         let with = play_game(&SelfplayArgs { nodes: 3000, ..args(1) }, 0);
         let without =
             play_game(&SelfplayArgs { nodes: 3000, search: SearchSettings { settings: off }, ..args(1) }, 0);
@@ -337,8 +345,20 @@ mod tests {
     }
 
     #[test]
+    fn the_engine_chosen_plays() {
+        let mcts = SelfplayArgs { engine: EngineKind::Mcts, ..args(1) };
+        assert_ne!(play_game(&args(1), 0), play_game(&mcts, 0));
+        assert_eq!(run(SelfplayArgs { engine: EngineKind::Random, ..args(1) }), 2, "no tree to record");
+    }
+
+    #[test]
     fn records_replay_as_the_game_was_played() {
-        let records = play_game(&args(1), 0);
+        for engine in [EngineKind::Rave, EngineKind::Mcts] {
+            records_replay(&play_game(&SelfplayArgs { engine, ..args(1) }, 0));
+        }
+    }
+
+    fn records_replay(records: &[Value]) {
         assert!(!records.is_empty());
         let mut last_winner = None;
         for (i, record) in records.iter().enumerate() {
@@ -385,7 +405,13 @@ mod tests {
 
     #[test]
     fn tree_records_are_busy_nodes_below_the_root_searched() {
-        let records = play_game(&SelfplayArgs { tree_visits: 20, ..args(1) }, 0);
+        for engine in [EngineKind::Rave, EngineKind::Mcts] {
+            tree_records_below(SelfplayArgs { engine, ..args(1) });
+        }
+    }
+
+    fn tree_records_below(args: SelfplayArgs) {
+        let records = play_game(&SelfplayArgs { tree_visits: 20, ..args.clone() }, 0);
         let mut below = 0;
         for (i, record) in records.iter().enumerate() {
             let Some(depth) = record.get("depth").and_then(Value::as_u64) else { continue };
@@ -407,7 +433,7 @@ mod tests {
             }
         }
         assert!(below > 0);
-        let plain = play_game(&args(1), 0);
+        let plain = play_game(&args, 0);
         assert!(plain.iter().all(|r| r.get("depth").is_none()));
         assert_eq!(plain, records.into_iter().filter(|r| r.get("depth").is_none()).collect::<Vec<_>>());
     }

@@ -16,7 +16,7 @@ use crate::rules::point::{INDEX_COUNT, MAX_MOVES, MAX_POSITIONS};
 use crate::rules::tactics::{can_be_closed, find_decisive};
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::endgame::{answer_without_tree, Solver};
-use crate::search::engine::{Budget, Engine, Proof, Report};
+use crate::search::engine::{Budget, BusyNode, Engine, Proof, Report};
 use crate::search::eval;
 use crate::search::params::Params;
 use crate::search::policy;
@@ -55,15 +55,6 @@ fn proof_value(proof: Proof) -> f32 {
 /// after which the clock is read before the next [`CLOCK_INTERVAL`] ends: a few milliseconds,
 /// where 256 iterations that each ran a full proof could take over 100.
 const SOLVER_NODES_PER_CLOCK_READ: u64 = 4096;
-
-/// A node of the tree below the root ([`Mcts::busy_nodes`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BusyNode {
-    /// The moves from the root's position to the node.
-    pub line: Vec<Point>,
-    /// Its tried children: each move with its visits.
-    pub children: Vec<(Point, u32)>,
-}
 
 /// The search: tree, parameters, and what it needs to reuse the tree next move.
 pub struct Mcts {
@@ -628,35 +619,6 @@ impl Mcts {
             .map_or(0, |child| child.visits)
     }
 
-    /// The nodes below the root visited at least `min_visits` times that have tried children (a
-    /// node proven at once has none), depth first: the moves from the root's position to each,
-    /// and its tried children with their visits. Training data for priors of the tree's own
-    /// choices (`nogo selfplay --tree-visits`).
-    pub fn busy_nodes(&self, min_visits: u32) -> Vec<BusyNode> {
-        let mut found = Vec::new();
-        let mut stack: Vec<(usize, Vec<Point>)> = vec![(0, Vec::new())];
-        while let Some((index, line)) = stack.pop() {
-            let children = self.tree.nodes[index].child_range();
-            if index != 0 && !children.is_empty() {
-                let visits =
-                    children.clone().map(|c| (self.tree.nodes[c].point(), self.tree.nodes[c].visits));
-                found.push(BusyNode { line: line.clone(), children: visits.collect() });
-            }
-            for c in children.rev().filter(|&c| self.tree.nodes[c].visits >= min_visits) {
-                let mut next = line.clone();
-                next.push(self.tree.nodes[c].point());
-                stack.push((c, next));
-            }
-        }
-        found
-    }
-
-    /// Whether the tree holds a search of `position`: after [`Engine::think`], false when the
-    /// move was found without one (a decisive move, or the endgame solver's proof).
-    pub fn searched(&self, position: &Position) -> bool {
-        self.tree.root_position() == Some(position)
-    }
-
     fn principal_variation(&self) -> Vec<Point> {
         let mut pv = Vec::new();
         let mut index = 0;
@@ -719,9 +681,35 @@ impl Engine for Mcts {
         self.tree.forget();
     }
 
-    fn root_children(&self) -> Vec<(Point, u32, f32)> {
-        let root = self.tree.nodes.first().copied().unwrap_or_default();
+    fn root_children(&self, position: &Position) -> Vec<(Point, u32, f32)> {
+        if self.tree.root_position() != Some(position) {
+            return Vec::new();
+        }
+        let root = self.tree.nodes[0];
         root.child_range().map(|c| self.tree.nodes[c]).map(|n| (n.point(), n.visits, n.mean)).collect()
+    }
+
+    /// A node has children once tried (a node proven at once has none).
+    fn busy_nodes(&self, position: &Position, min_visits: u32) -> Vec<BusyNode> {
+        let mut found = Vec::new();
+        if self.tree.root_position() != Some(position) {
+            return found;
+        }
+        let mut stack: Vec<(usize, Vec<Point>)> = vec![(0, Vec::new())];
+        while let Some((index, line)) = stack.pop() {
+            let children = self.tree.nodes[index].child_range();
+            if index != 0 && !children.is_empty() {
+                let visits =
+                    children.clone().map(|c| (self.tree.nodes[c].point(), self.tree.nodes[c].visits));
+                found.push(BusyNode { line: line.clone(), children: visits.collect() });
+            }
+            for c in children.rev().filter(|&c| self.tree.nodes[c].visits >= min_visits) {
+                let mut next = line.clone();
+                next.push(self.tree.nodes[c].point());
+                stack.push((c, next));
+            }
+        }
+        found
     }
 }
 

@@ -1,10 +1,10 @@
-//! What a search found: the move to play, the expected line, and the root's children for
-//! analysis views.
+//! What a search found: the move to play, the expected line, and the root's children and the
+//! busiest nodes for analysis views and self-play.
 
 use super::tree::{NodeId, Tree};
 use crate::rules::point::MAX_POSITIONS;
 use crate::rules::Point;
-use crate::search::engine::Proof;
+use crate::search::engine::{BusyNode, Proof};
 
 /// The child of `id` to play: one proven won for the side to move there, else the most
 /// simulated not proven lost (ties to the better mean), else the most simulated.
@@ -40,4 +40,27 @@ pub fn root_children(tree: &Tree) -> Vec<(Point, u32, f32)> {
         return Vec::new();
     }
     tree[NodeId::ROOT].children().map(|c| (tree[c].point(), tree[c].visits(), tree[c].mean())).collect()
+}
+
+/// The expanded nodes below the root simulated at least `min_visits` times, depth first, with
+/// the moves that lead to each and its children's simulations.
+pub fn busy_nodes(tree: &Tree, min_visits: u32) -> Vec<BusyNode> {
+    let mut found = Vec::new();
+    if tree.is_empty() {
+        return found;
+    }
+    let mut stack = vec![(NodeId::ROOT, Vec::new())];
+    while let Some((id, line)) = stack.pop() {
+        let children: Vec<NodeId> = tree[id].children().collect();
+        if id != NodeId::ROOT && !children.is_empty() {
+            let visits = children.iter().map(|&c| (tree[c].point(), tree[c].visits()));
+            found.push(BusyNode { line: line.clone(), children: visits.collect() });
+        }
+        for &c in children.iter().rev().filter(|&&c| tree[c].visits() >= min_visits) {
+            let mut next = line.clone();
+            next.push(tree[c].point());
+            stack.push((c, next));
+        }
+    }
+    found
 }

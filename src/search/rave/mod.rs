@@ -20,7 +20,7 @@ use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
 use crate::rules::Bitboard;
 use crate::rules::{Color, Point, Position};
 use crate::search::endgame::{answer_without_tree, Solver, DEFAULT_TABLE_BITS};
-use crate::search::engine::{Budget, Engine, Proof, Report};
+use crate::search::engine::{Budget, BusyNode, Engine, Proof, Report};
 use crate::search::eval::ValueTable;
 use crate::search::params::Params;
 use crate::search::playout::{playout, Outcome, OwnPoint};
@@ -256,8 +256,18 @@ impl Engine for Rave {
         self.tree.reset();
     }
 
-    fn root_children(&self) -> Vec<(Point, u32, f32)> {
+    fn root_children(&self, position: &Position) -> Vec<(Point, u32, f32)> {
+        if self.root.as_ref() != Some(position) {
+            return Vec::new();
+        }
         analysis::root_children(&self.tree)
+    }
+
+    fn busy_nodes(&self, position: &Position, min_visits: u32) -> Vec<BusyNode> {
+        if self.root.as_ref() != Some(position) {
+            return Vec::new();
+        }
+        analysis::busy_nodes(&self.tree, min_visits)
     }
 }
 
@@ -281,7 +291,7 @@ mod tests {
         assert_eq!(a.iterations, 4000);
         assert!(position.legal_moves().has(a.best));
         assert_eq!(a.pv.first(), Some(&a.best));
-        let children = search.root_children();
+        let children = search.root_children(&position);
         assert_eq!(children.len() as u32, position.legal_moves().count());
         assert_eq!(children.iter().map(|c| c.1).sum::<u32>(), 4000, "each simulation goes through one child");
         let most = children.iter().max_by_key(|c| c.1).unwrap();
@@ -304,7 +314,7 @@ mod tests {
         assert!(kept > 100);
         after.play(reply).unwrap();
         search.think(&after, &Budget::nodes(1000));
-        let visits: u32 = search.root_children().iter().map(|c| c.1).sum();
+        let visits: u32 = search.root_children(&after).iter().map(|c| c.1).sum();
         // The node's first simulations ended at it, before it had children.
         assert_eq!(
             visits,
@@ -313,7 +323,8 @@ mod tests {
         );
         // A position not reached from the root starts afresh, as does a new game.
         search.think(&position, &Budget::nodes(1000));
-        assert_eq!(search.root_children().iter().map(|c| c.1).sum::<u32>(), 1000);
+        assert_eq!(search.root_children(&position).iter().map(|c| c.1).sum::<u32>(), 1000);
+        assert!(search.root_children(&after).is_empty(), "the children of the position searched");
         search.new_game();
         assert!(search.root.is_none());
     }
@@ -385,11 +396,40 @@ mod tests {
     fn a_winning_move_is_played_at_once() {
         // The side to move can take the opponent's last legal point.
         for position in random_positions(4, |p| decisive_move(p).is_some()) {
-            let report = Rave::new(small(), 0).think(&position, &Budget::nodes(1000));
+            let mut search = Rave::new(small(), 0);
+            search.think(&play_out(&[(4, 4)]), &Budget::nodes(100));
+            let report = search.think(&position, &Budget::nodes(1000));
             assert_eq!(report.proof, Proof::Win);
             let mut after = position.clone();
             after.play(report.best).unwrap();
             assert!(after.is_terminal());
+            // Found without a search: no children shown, not those of the last search.
+            assert!(search.root_children(&position).is_empty() && search.busy_nodes(&position, 0).is_empty());
         }
+    }
+
+    #[test]
+    fn busy_nodes_are_the_expanded_nodes_below_the_root_simulated_enough() {
+        let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+        let mut search = Rave::new(small(), 2);
+        search.think(&position, &Budget::nodes(5000));
+        let busy = search.busy_nodes(&position, 200);
+        assert!(busy.len() > 1);
+        for node in &busy {
+            let mut reached = position.clone();
+            for &p in &node.line {
+                reached.play(p).unwrap();
+            }
+            let id = node.line.iter().try_fold(NodeId::ROOT, |id, &p| search.tree.child(id, p)).unwrap();
+            assert!(search.tree[id].visits() >= 200, "only nodes simulated 200 times");
+            let moves: Vec<Point> = node.children.iter().map(|c| c.0).collect();
+            assert_eq!(moves, reached.legal_moves().iter().collect::<Vec<_>>(), "every legal move");
+            let simulated: u32 = node.children.iter().map(|c| c.1).sum();
+            assert!(
+                simulated > 0 && simulated <= search.tree[id].visits(),
+                "its children's simulations went through it"
+            );
+        }
+        assert!(search.busy_nodes(&position, u32::MAX).is_empty());
     }
 }
