@@ -6,8 +6,9 @@
 //! to move's alone is played at once ([`OwnPoint::Play`], HaHaNoGo's policy) or kept as its
 //! reserve ([`OwnPoint::Keep`]).
 //!
-//! The legal sets come in closed form from [`Position::legal_both`], so a move costs a few
-//! tens of nanoseconds and a playout from the empty board a few microseconds.
+//! The legal sets at the start come in closed form from [`Position::legal_both`]; the moves
+//! are tested and played on the bare [`Stones`], about 24 ns a move and under 2 µs a playout
+//! from the empty board.
 
 use crate::rules::point::MAX_MOVES;
 use crate::rules::stones::Stones;
