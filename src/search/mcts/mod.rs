@@ -691,25 +691,13 @@ impl Engine for Mcts {
 
     /// A node has children once tried (a node proven at once has none).
     fn busy_nodes(&self, position: &Position, min_visits: u32) -> Vec<BusyNode> {
-        let mut found = Vec::new();
         if self.tree.root_position() != Some(position) {
-            return found;
+            return Vec::new();
         }
-        let mut stack: Vec<(usize, Vec<Point>)> = vec![(0, Vec::new())];
-        while let Some((index, line)) = stack.pop() {
-            let children = self.tree.nodes[index].child_range();
-            if index != 0 && !children.is_empty() {
-                let visits =
-                    children.clone().map(|c| (self.tree.nodes[c].point(), self.tree.nodes[c].visits));
-                found.push(BusyNode { line: line.clone(), children: visits.collect() });
-            }
-            for c in children.rev().filter(|&c| self.tree.nodes[c].visits >= min_visits) {
-                let mut next = line.clone();
-                next.push(self.tree.nodes[c].point());
-                stack.push((c, next));
-            }
-        }
-        found
+        let nodes = &self.tree.nodes;
+        BusyNode::below(0, min_visits, |index| {
+            nodes[index].child_range().map(|c| (c, nodes[c].point(), nodes[c].visits)).collect()
+        })
     }
 }
 

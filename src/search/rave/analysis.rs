@@ -45,22 +45,10 @@ pub fn root_children(tree: &Tree) -> Vec<(Point, u32, f32)> {
 /// The expanded nodes below the root simulated at least `min_visits` times, depth first, with
 /// the moves that lead to each and its children's simulations.
 pub fn busy_nodes(tree: &Tree, min_visits: u32) -> Vec<BusyNode> {
-    let mut found = Vec::new();
     if tree.is_empty() {
-        return found;
+        return Vec::new();
     }
-    let mut stack = vec![(NodeId::ROOT, Vec::new())];
-    while let Some((id, line)) = stack.pop() {
-        let children: Vec<NodeId> = tree[id].children().collect();
-        if id != NodeId::ROOT && !children.is_empty() {
-            let visits = children.iter().map(|&c| (tree[c].point(), tree[c].visits()));
-            found.push(BusyNode { line: line.clone(), children: visits.collect() });
-        }
-        for &c in children.iter().rev().filter(|&&c| tree[c].visits() >= min_visits) {
-            let mut next = line.clone();
-            next.push(tree[c].point());
-            stack.push((c, next));
-        }
-    }
-    found
+    BusyNode::below(NodeId::ROOT, min_visits, |id| {
+        tree[id].children().map(|c| (c, tree[c].point(), tree[c].visits())).collect()
+    })
 }
