@@ -55,7 +55,8 @@ impl OwnPoint {
 /// A point that a colour may not play never becomes playable for it again (stones are never
 /// removed: empty neighbours and liberties only go), so the contested points (a list) and each
 /// colour's legal points (a set) are computed once and only shrink. A move is drawn from them
-/// and tested alone; a point that fails leaves for good. Drawing until a point passes is
+/// and tested alone; a point that fails leaves for good, the list and the set of the colour it
+/// failed for, so no reserve is drawn that is known to fail. Drawing until a point passes is
 /// uniform among the points that pass, as drawing from the exact set would be, at the cost of
 /// a few point tests instead of the whole board's legal sets each move. The moves are played
 /// on the bare [`Stones`], where a point test is a flood fill that mostly ends at the point's
@@ -99,8 +100,13 @@ fn play_out(
             let p = Point::from_index_unchecked(contested[i]);
             left -= 1;
             contested[i] = contested[left];
-            if board.is_legal(side, p) && (own == OwnPoint::Play || board.is_legal(!side, p)) {
-                let bit = Bitboard::from(p);
+            let bit = Bitboard::from(p);
+            if !board.is_legal(side, p) {
+                // Illegal for the side now, so for good: not to be drawn again as a reserve.
+                legal[side.index()] -= bit;
+            } else if own == OwnPoint::Keep && !board.is_legal(!side, p) {
+                legal[1 - side.index()] -= bit;
+            } else {
                 legal[0] -= bit;
                 legal[1] -= bit;
                 on_move(p);
