@@ -619,6 +619,12 @@ impl Mcts {
             .map_or(0, |child| child.visits)
     }
 
+    /// Whether the tree holds the last search, of `position` (not so after a move found
+    /// without one: a decisive move, the endgame solver's proof).
+    fn searched(&self, position: &Position) -> bool {
+        self.tree.root_position() == Some(position)
+    }
+
     fn principal_variation(&self) -> Vec<Point> {
         let mut pv = Vec::new();
         let mut index = 0;
@@ -682,7 +688,7 @@ impl Engine for Mcts {
     }
 
     fn root_children(&self, position: &Position) -> Vec<(Point, u32, f32)> {
-        if self.tree.root_position() != Some(position) {
+        if !self.searched(position) {
             return Vec::new();
         }
         let root = self.tree.nodes[0];
@@ -691,7 +697,7 @@ impl Engine for Mcts {
 
     /// A node has children once tried (a node proven at once has none).
     fn busy_nodes(&self, position: &Position, min_visits: u32) -> Vec<BusyNode> {
-        if self.tree.root_position() != Some(position) {
+        if !self.searched(position) {
             return Vec::new();
         }
         let nodes = &self.tree.nodes;

@@ -34,20 +34,15 @@ pub fn principal_variation(tree: &Tree) -> Vec<Point> {
     pv
 }
 
-/// The root's children with their simulations and mean for the side to move.
+/// The root's children with their simulations and mean for the side to move (the tree holds a
+/// search).
 pub fn root_children(tree: &Tree) -> Vec<(Point, u32, f32)> {
-    if tree.is_empty() {
-        return Vec::new();
-    }
     tree[NodeId::ROOT].children().map(|c| (tree[c].point(), tree[c].visits(), tree[c].mean())).collect()
 }
 
 /// The expanded nodes below the root simulated at least `min_visits` times, depth first, with
-/// the moves that lead to each and its children's simulations.
+/// the moves that lead to each and its children's simulations (the tree holds a search).
 pub fn busy_nodes(tree: &Tree, min_visits: u32) -> Vec<BusyNode> {
-    if tree.is_empty() {
-        return Vec::new();
-    }
     BusyNode::below(NodeId::ROOT, min_visits, |id| {
         tree[id].children().map(|c| (c, tree[c].point(), tree[c].visits())).collect()
     })

@@ -79,6 +79,12 @@ impl Rave {
         self.root = Some(position.clone());
     }
 
+    /// Whether the tree holds the last search, of `position` (not so after a move found
+    /// without one: a decisive move, the endgame solver's proof).
+    fn searched(&self, position: &Position) -> bool {
+        self.root.as_ref() == Some(position)
+    }
+
     /// The node of `position` in a tree rooted at `old`: `old` itself, or the node of the one
     /// or two moves (the mover's, then the opponent's) that lead from it to `position`.
     fn node_of(&self, old: &Position, position: &Position) -> Option<NodeId> {
@@ -257,14 +263,14 @@ impl Engine for Rave {
     }
 
     fn root_children(&self, position: &Position) -> Vec<(Point, u32, f32)> {
-        if self.root.as_ref() != Some(position) {
+        if !self.searched(position) {
             return Vec::new();
         }
         analysis::root_children(&self.tree)
     }
 
     fn busy_nodes(&self, position: &Position, min_visits: u32) -> Vec<BusyNode> {
-        if self.root.as_ref() != Some(position) {
+        if !self.searched(position) {
             return Vec::new();
         }
         analysis::busy_nodes(&self.tree, min_visits)
