@@ -86,41 +86,48 @@ fn play_out(
     let mut legal = position.legal_both();
     let mut board = Stones::of(position);
     let mut side = position.to_move();
-    // The contested points in a list, drawn by index and removed by swapping in the last.
+    // The contested points in a list, shuffled: every drawn point leaves the list whether it
+    // is played or not, so the order of the draws does not depend on the tests, and drawing it
+    // first keeps the random numbers off the tests' path.
     let mut contested = [0u8; MAX_MOVES];
-    let mut left = 0;
-    for p in (legal[0] & legal[1]).iter() {
-        contested[left] = p.index() as u8;
-        left += 1;
+    let mut count = 0;
+    let both = (legal[0] & legal[1]).0;
+    for (mut word, base) in [(both as u64, 0), ((both >> 64) as u64, 64)] {
+        while word != 0 {
+            contested[count] = (base + word.trailing_zeros()) as u8;
+            count += 1;
+            word &= word - 1;
+        }
     }
+    for left in (1..=count).rev() {
+        contested.swap(rng.usize(..left), left - 1);
+    }
+    // The legal sets lose the points played only once nothing is contested; a point that fails
+    // for a side leaves its set at once.
+    for &index in contested[..count].iter().rev() {
+        let p = Point::from_index_unchecked(index);
+        if !board.is_legal_empty(side, p) {
+            // Illegal for the side now, so for good: not to be drawn again as a reserve.
+            legal[side.index()] -= Bitboard::from(p);
+        } else if own == OwnPoint::Keep && !board.is_legal_empty(!side, p) {
+            legal[1 - side.index()] -= Bitboard::from(p);
+        } else {
+            on_move(p);
+            board.place(side, p);
+            side = !side;
+        }
+    }
+    // Nothing contested is left: the side to move plays one of its reserves while it has one.
+    let [black, white] = board.both();
+    let empty = !(black | white);
+    let mut legal = [legal[0] & empty, legal[1] & empty];
     let mut reserves = [Bitboard::EMPTY; 2];
     'moves: loop {
-        while left > 0 {
-            let i = rng.usize(..left);
-            let p = Point::from_index_unchecked(contested[i]);
-            left -= 1;
-            contested[i] = contested[left];
-            let bit = Bitboard::from(p);
-            if !board.is_legal(side, p) {
-                // Illegal for the side now, so for good: not to be drawn again as a reserve.
-                legal[side.index()] -= bit;
-            } else if own == OwnPoint::Keep && !board.is_legal(!side, p) {
-                legal[1 - side.index()] -= bit;
-            } else {
-                legal[0] -= bit;
-                legal[1] -= bit;
-                on_move(p);
-                board.place(side, p);
-                side = !side;
-                continue 'moves;
-            }
-        }
-        // Nothing contested is left: the side to move plays one of its reserves, if any.
         let own = &mut legal[side.index()];
         while let Some(p) = own.choose(rng) {
             let bit = Bitboard::from(p);
             *own -= bit;
-            if board.is_legal(side, p) {
+            if board.is_legal_empty(side, p) {
                 legal[1 - side.index()] -= bit;
                 reserves[side.index()] |= bit;
                 on_move(p);
