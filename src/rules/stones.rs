@@ -56,9 +56,10 @@ impl Stones {
 
     /// [`Stones::is_legal`] for a point known to be empty (a playout's drawn points).
     ///
-    /// The answer needs no flood for most points, and then only the rows within two of `p`:
-    /// those are read into a `u64` window, where every operation is one instruction.
-    #[inline]
+    /// The answer needs no flood for most points: where each stone next to `p` reaches a
+    /// liberty in a few steps, or `p` has an empty neighbour. That is read from the rows around
+    /// `p`, taken into a `u64` window where every operation is one instruction.
+    #[inline(always)]
     pub fn is_legal_empty(&self, colour: Color, p: Point) -> bool {
         let own = self.0[colour.index()];
         let theirs = self.0[1 - colour.index()];
@@ -70,8 +71,9 @@ impl Stones {
         let liberties = !(own_near | theirs_near | bit) & WINDOW_FULL;
         let near_liberty =
             (liberties << 1) | (liberties >> 1) | (liberties << STRIDE) | (liberties >> STRIDE);
-        // Opponent stones next to `p` with no liberty of their own: their groups need a search.
-        let unsure = adjacent & theirs_near & !near_liberty;
+        // Opponent stones next to `p` with no liberty near: their groups need a search.
+        let theirs_free = reach_near(theirs_near, near_liberty);
+        let unsure = adjacent & theirs_near & !theirs_free;
         let own_adjacent = adjacent & own_near;
         // Floods need the whole board's liberties.
         let all_liberties = || !(own | theirs | Bitboard::from(p));
@@ -87,7 +89,7 @@ impl Stones {
             }
         }
         adjacent & liberties != 0
-            || own_adjacent & near_liberty != 0
+            || own_adjacent & reach_near(own_near, near_liberty) != 0
             || (own_adjacent != 0 && reaches(own, Bitboard((own_adjacent as u128) << shift), all_liberties()))
     }
 
@@ -131,6 +133,21 @@ const WINDOWS: [Window; INDEX_COUNT] = {
     }
     table
 };
+
+/// [`spread`] in a window.
+#[inline(always)]
+fn spread_near(set: u64) -> u64 {
+    (set << 1) | (set >> 1) | (set << STRIDE) | (set >> STRIDE)
+}
+
+/// The `stones` of a window that reach a liberty in at most two steps through stones of their
+/// colour: their groups have one, so a flood from them is not needed.
+#[inline(always)]
+fn reach_near(stones: u64, near_liberty: u64) -> u64 {
+    let one = stones & near_liberty;
+    let two = one | (spread_near(one) & stones);
+    two | (spread_near(two) & stones)
+}
 
 /// The window of `set` from bit `shift` (under 64).
 #[inline(always)]
