@@ -87,14 +87,14 @@ fn play_out(
     let mut legal = position.legal_both();
     let mut board = Stones::of(position);
     let mut side = position.to_move();
-    // The contested points in a list, shuffled: every drawn point leaves the list whether it
-    // is played or not, so the order of the draws does not depend on the tests, and drawing it
-    // first keeps the random numbers off the tests' path.
+    // The contested points in a list, in the order they are drawn: every drawn point leaves
+    // the list whether it is played or not, so the draws do not depend on the tests, and
+    // drawing them first keeps the random numbers off the tests' path. Shuffled as listed
+    // (inside-out Fisher-Yates): each point takes a random place among the first `count + 1`,
+    // and the point that was there moves to the end.
     let mut contested = [0u8; MAX_MOVES];
     let mut count = 0;
     for_each_index(legal[0] & legal[1], |index| {
-        // Shuffled as listed (inside-out Fisher-Yates): the new point goes to a random place
-        // of the first `count + 1`, and the point that was there to the end.
         let i = rng.usize(..=count);
         contested[count] = contested[i];
         contested[i] = index;
