@@ -69,8 +69,7 @@ impl Stones {
         // The liberties that remain once `p` is filled, and the points next to one (right only
         // for the rows next to `p`, all that is read of them).
         let liberties = !(own_near | theirs_near | bit) & WINDOW_FULL;
-        let near_liberty =
-            (liberties << 1) | (liberties >> 1) | (liberties << STRIDE) | (liberties >> STRIDE);
+        let near_liberty = spread_near(liberties);
         // Opponent stones next to `p` with no liberty near: their groups need a search.
         let theirs_free = reach_near(theirs_near, near_liberty);
         let unsure = adjacent & theirs_near & !theirs_free;
@@ -79,6 +78,7 @@ impl Stones {
         let all_liberties = || !(own | theirs | Bitboard::from(p));
         if unsure != 0 {
             let liberties = all_liberties();
+            // Lowest stone first, by bit arithmetic: `Points` and a table load cost 4% here.
             let mut unsure = Bitboard((unsure as u128) << shift);
             while !unsure.is_empty() {
                 let stone = Bitboard(unsure.0 & unsure.0.wrapping_neg());
@@ -134,7 +134,7 @@ const WINDOWS: [Window; INDEX_COUNT] = {
     table
 };
 
-/// [`spread`] in a window.
+/// [`Bitboard::spread`] in a window.
 #[inline(always)]
 fn spread_near(set: u64) -> u64 {
     (set << 1) | (set >> 1) | (set << STRIDE) | (set >> STRIDE)
@@ -156,21 +156,13 @@ fn window(set: Bitboard, shift: u32) -> u64 {
     (low >> shift) | ((high << 1) << (63 - shift))
 }
 
-/// The neighbours of `set` as [`Bitboard::neighbors`] finds them, but also off the board (the
-/// guard column, the row below): for sets intersected with points on the board, one mask less.
-#[inline(always)]
-fn spread(set: Bitboard) -> Bitboard {
-    let b = set.0;
-    Bitboard((b << 1) | (b >> 1) | (b << STRIDE) | (b >> STRIDE))
-}
-
 /// Whether the groups of `stones` that hold `start` touch a point of `liberties`: grows them a
 /// step at a time and stops at the first liberty.
 #[inline]
 fn reaches(stones: Bitboard, start: Bitboard, liberties: Bitboard) -> bool {
     let mut group = start;
     loop {
-        let next = spread(group);
+        let next = group.spread();
         if !(next & liberties).is_empty() {
             return true;
         }

@@ -60,8 +60,9 @@ impl OwnPoint {
 /// uniform among the points that pass, as drawing from the exact set would be, at the cost of
 /// a few point tests instead of the whole board's legal sets each move. As a drawn point
 /// leaves its list whether it passes or not, the contested points are drawn as a random
-/// permutation made in advance, off the tests' path. The moves are played on the bare [`Stones`], where a point
-/// test mostly reads the rows around the point, and a move is one bit.
+/// permutation made in advance, off the tests' path. The moves are played on the bare
+/// [`Stones`], where a point test mostly reads the rows around the point, and a move is one
+/// bit.
 ///
 /// ```
 /// use nogo::search::playout::{playout, OwnPoint};
@@ -94,10 +95,10 @@ fn play_out(
     // and the point that was there moves to the end.
     let mut contested = [0u8; MAX_MOVES];
     let mut count = 0;
-    for_each_index(legal[0] & legal[1], |index| {
+    (legal[0] & legal[1]).iter().for_each(|p| {
         let i = rng.usize(..=count);
         contested[count] = contested[i];
-        contested[i] = index;
+        contested[i] = p.index() as u8;
         count += 1;
     });
     // The legal sets lose the points played only once nothing is contested; a point that fails
@@ -146,23 +147,10 @@ fn play_out(
 /// Writes the points of `set` into `list` in board order and returns how many.
 #[inline(always)]
 fn list(set: Bitboard, list: &mut [u8; MAX_MOVES]) -> usize {
-    let mut count = 0;
-    for_each_index(set, |index| {
-        list[count] = index;
-        count += 1;
-    });
-    count
-}
-
-/// Calls `f` with the index of each point of `set` in board order, a word at a time.
-#[inline(always)]
-fn for_each_index(set: Bitboard, mut f: impl FnMut(u8)) {
-    for (mut word, base) in [(set.0 as u64, 0), ((set.0 >> 64) as u64, 64)] {
-        while word != 0 {
-            f((base + word.trailing_zeros()) as u8);
-            word &= word - 1;
-        }
-    }
+    set.iter().fold(0, |count, p| {
+        list[count] = p.index() as u8;
+        count + 1
+    })
 }
 
 #[cfg(test)]
