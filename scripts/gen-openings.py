@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Writes fixtures/openings/standard.txt: 100 four-move openings (Black, White, Black, White).
+"""Writes 100 random NoGo openings: four moves each (Black, White, Black, White) by default.
 
 Stones are placed off the first line and never next to each other, so every opening is legal
 without a rules engine (no group can be short of liberties); openings equal under the board's
 eight symmetries are kept once. Deterministic: rerunning writes the same file.
 Usage: scripts/gen-openings.py > fixtures/openings/standard.txt
+       scripts/gen-openings.py --moves 2 > fixtures/openings/two-move.txt
 """
+import argparse
 import random
 
 COLUMNS = "ABCDEFGHJ"
-COUNT, MOVES = 100, 4
+COUNT = 100
+WORDS = {2: "two", 4: "four"}
 
 
 def symmetries(points):
@@ -22,11 +25,15 @@ def symmetries(points):
 
 
 def main():
+    parser = argparse.ArgumentParser(description="Writes 100 random NoGo openings to stdout.")
+    parser.add_argument("--moves", type=int, choices=sorted(WORDS), default=4,
+                        help="moves in each opening, alternately Black and White (default 4)")
+    moves = parser.parse_args().moves
     rng = random.Random(20261122)
     seen, lines = set(), []
     while len(lines) < COUNT:
         points = []
-        while len(points) < MOVES:
+        while len(points) < moves:
             p = (rng.randrange(1, 8), rng.randrange(1, 8))
             if all(abs(p[0] - q[0]) + abs(p[1] - q[1]) > 1 for q in points):
                 points.append(p)
@@ -35,8 +42,10 @@ def main():
             continue
         seen.add(key)
         lines.append(" ".join(f"{COLUMNS[x]}{9 - y}" for (x, y) in points))
-    print("# Standard NoGo openings: four moves each (Black, White, Black, White), Black to move.")
-    print("# Made by scripts/gen-openings.py; format in src/arena/openings.rs.")
+    title = "Standard NoGo openings" if moves == 4 else "NoGo openings"
+    turns = ", ".join(["Black", "White"] * (moves // 2))
+    print(f"# {title}: {WORDS[moves]} moves each ({turns}), Black to move.")
+    print("# Made by scripts/gen-openings.py; format in src/tools/arena/openings.rs.")
     print("\n".join(lines))
 
 

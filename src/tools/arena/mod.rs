@@ -66,8 +66,9 @@ pub struct ArenaArgs {
     /// for 1 s].
     #[arg(long, value_name = "SECONDS")]
     pub first_time: Option<f64>,
-    /// Openings file (format in src/arena/openings.rs), `standard` (the built-in set from
-    /// fixtures/openings/standard.txt), or `none` (every game from the empty board).
+    /// Openings file (format in src/tools/arena/openings.rs), `standard` (the built-in set from
+    /// fixtures/openings/standard.txt), `two-move` (fixtures/openings/two-move.txt), or `none`
+    /// (every game from the empty board).
     #[arg(long, default_value = "standard", value_name = "FILE")]
     pub openings: String,
     /// Games played at once; each needs a core of its own.
