@@ -11,7 +11,7 @@ use crate::rules::position::Position;
 /// The openings the arena uses unless told otherwise (`fixtures/openings/standard.txt`).
 pub const STANDARD: &str = include_str!("../../../fixtures/openings/standard.txt");
 
-/// One move for each side (`fixtures/openings/two-move.txt`), as the HaHaNoGo issue's bar asks.
+/// One move for each side (`fixtures/openings/two-move.txt`), made like the standard set.
 pub const TWO_MOVE: &str = include_str!("../../../fixtures/openings/two-move.txt");
 
 /// One opening: where it came from, and its moves.
