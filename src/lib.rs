@@ -15,4 +15,4 @@ pub mod tools;
 
 pub use engines::{EngineArgs, EngineKind};
 pub use rules::{Bitboard, Color, Game, HistoryError, PlayError, Point, Position, SetupError};
-pub use search::{Budget, Engine, Mcts, Params, Proof, Report, Solver};
+pub use search::{Budget, Engine, Mcts, Params, Proof, Rave, Report, Solver};

@@ -19,19 +19,27 @@ fn bench_into_a_closed_pipe_exits_quietly() {
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }
 
-/// Into an open pipe the bench writes every line: one per position, the signature, the total.
+/// Into an open pipe the bench writes every line: a header, one per position, the signature,
+/// the total with the shares of the tree and the leaves.
 #[test]
 fn bench_reports_each_position_and_the_signature() {
-    let output = Command::new(env!("CARGO_BIN_EXE_nogo"))
-        .args(["bench", "--nodes", "1000"])
-        .output()
-        .expect("nogo runs");
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 6, "{text}");
-    assert!(lines[4].starts_with("signature "), "{text}");
-    assert!(lines[5].starts_with("4000 iterations "), "{text}");
+    for (engine, leaves) in [("rave", "playouts"), ("mcts", "evaluations")] {
+        let output = Command::new(env!("CARGO_BIN_EXE_nogo"))
+            .args(["bench", "--nodes", "1000", "--engine", engine])
+            .output()
+            .expect("nogo runs");
+        assert!(output.status.success());
+        let text = String::from_utf8(output.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 7, "{text}");
+        assert!(lines[0].starts_with("position") && lines[0].ends_with(leaves), "{text}");
+        assert!(lines[1].starts_with("empty board") && lines[1].ends_with('%'), "{text}");
+        assert!(lines[5].starts_with("signature "), "{text}");
+        assert!(
+            lines[6].starts_with("4000 simulations in ") && lines[6].ends_with(&format!("in the {leaves}")),
+            "{text}"
+        );
+    }
 }
 
 /// `--set` takes the tunables by name, within their ranges, for the bench as for the bot.

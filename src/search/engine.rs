@@ -167,31 +167,3 @@ pub struct BusyNode {
     /// Its children: each move with its visits.
     pub children: Vec<(Point, u32)>,
 }
-
-impl BusyNode {
-    /// The nodes below `root` that have children, depth first, entering only children visited
-    /// at least `min_visits` times; `children` gives a node's children as (node, move, visits).
-    pub fn below<N: Copy>(
-        root: N,
-        min_visits: u32,
-        children: impl Fn(N) -> Vec<(N, Point, u32)>,
-    ) -> Vec<BusyNode> {
-        let mut found = Vec::new();
-        let mut stack = vec![(root, Vec::new(), true)];
-        while let Some((node, line, is_root)) = stack.pop() {
-            let below = children(node);
-            if !is_root && !below.is_empty() {
-                found.push(BusyNode {
-                    line: line.clone(),
-                    children: below.iter().map(|&(_, p, n)| (p, n)).collect(),
-                });
-            }
-            for &(child, p, _) in below.iter().rev().filter(|c| c.2 >= min_visits) {
-                let mut next = line.clone();
-                next.push(p);
-                stack.push((child, next, false));
-            }
-        }
-        found
-    }
-}

@@ -6,6 +6,7 @@
 use crate::rules::point::Point;
 use crate::rules::position::Position;
 use crate::rules::Color;
+use crate::search::driver::Simulate;
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::Mcts;
 use crate::search::params::Params;
@@ -13,7 +14,7 @@ use crate::search::playout::{playout, OwnPoint};
 use crate::search::rave::Rave;
 use std::fmt;
 use std::io::{self, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Iterations per position by default.
 pub const DEFAULT_NODES: u64 = 200_000;
@@ -97,44 +98,63 @@ pub enum BenchEngine {
 /// Runs the bench of `engine` with the search's parameters `params` and writes its lines to
 /// `out`.
 pub fn run(engine: BenchEngine, nodes: u64, params: Params, out: &mut impl Write) -> io::Result<()> {
-    let mut total_iterations = 0;
-    let mut total_seconds = 0.0;
+    match engine {
+        BenchEngine::Mcts => run_search(|| Mcts::new(params, 0), nodes, "evaluations", out),
+        BenchEngine::Rave => run_search(|| Rave::new(params, 0), nodes, "playouts", out),
+    }
+}
+
+/// [`run`] for the search `make` makes afresh for each position, whose leaves are `leaves`.
+fn run_search<T: Simulate>(
+    make: impl Fn() -> T,
+    nodes: u64,
+    leaves: &str,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let mut total_simulations = 0;
+    let (mut total, mut total_at_leaves) = (Duration::ZERO, Duration::ZERO);
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
+    writeln!(
+        out,
+        "{:<12} {:<4} {:>9} {:>11} {:>10} {:>13} {:>9}",
+        "position", "move", "visits", "simulations", "tree nodes", "simulations/s", leaves
+    )?;
     for (name, moves) in POSITIONS {
         let position = position(moves);
-        let budget = Budget::nodes(nodes);
+        let mut search = make();
+        search.core_mut().leaf_clock.turn_on();
         let started = Instant::now();
-        let (report, visits, tree_size) = match engine {
-            BenchEngine::Mcts => {
-                let mut search = Mcts::new(params, 0);
-                let report = search.think(&position, &budget);
-                let visits = search.root_child_visits(report.best);
-                (report, visits, search.tree_size())
-            }
-            BenchEngine::Rave => {
-                let mut search = Rave::new(params, 0);
-                let report = search.think(&position, &budget);
-                let visits = search.root_child_visits(report.best);
-                (report, visits, search.tree_size())
-            }
-        };
-        let seconds = started.elapsed().as_secs_f64();
+        let report = search.think(&position, &Budget::nodes(nodes));
+        let elapsed = started.elapsed();
+        let core = search.core();
+        let visits = core.root_child_visits(report.best);
         for value in [report.best.index() as u64, visits as u64] {
             signature = (signature ^ value).wrapping_mul(0x0100_0000_01b3);
         }
-        total_iterations += report.iterations;
-        total_seconds += seconds;
+        let at_leaves = core.leaf_clock.total().min(elapsed);
+        total_simulations += report.iterations;
+        total += elapsed;
+        total_at_leaves += at_leaves;
         writeln!(
             out,
-            "{name:<12} move {:<3} visits {visits:>8} iterations {:>8} tree {:>9} {:>10.0} it/s",
+            "{name:<12} {:<4} {visits:>9} {:>11} {:>10} {:>13.0} {:>8.0}%",
             report.best.to_string(),
             report.iterations,
-            tree_size,
-            report.iterations as f64 / seconds
+            core.tree.len(),
+            report.iterations as f64 / elapsed.as_secs_f64(),
+            100.0 * at_leaves.as_secs_f64() / elapsed.as_secs_f64(),
         )?;
     }
     writeln!(out, "signature {signature:016x}")?;
-    writeln!(out, "{total_iterations} iterations {:.0} it/s", total_iterations as f64 / total_seconds)
+    let share = total_at_leaves.as_secs_f64() / total.as_secs_f64();
+    writeln!(
+        out,
+        "{total_simulations} simulations in {:.2} s: {:.0} simulations/s; {:.0}% of the time in the tree, {:.0}% in the {leaves}",
+        total.as_secs_f64(),
+        total_simulations as f64 / total.as_secs_f64(),
+        100.0 * (1.0 - share),
+        100.0 * share,
+    )
 }
 
 /// Plays `count` playouts from the empty board by the playout policy of `params`, seeded

@@ -2,11 +2,12 @@
 //! each node whose move its side to move played later in the simulation count it as all
 //! moves as first.
 
-use super::tree::{Blend, NodeId, Tree};
+use super::node::{Blend, RaveStats};
 use crate::rules::{Bitboard, Color};
+use crate::search::tree::{NodeId, Tree};
 
 /// A node of a descent and the legal moves of the side to move there (its children's moves
-/// once it is expanded).
+/// once it has children).
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
     /// The node.
@@ -21,9 +22,10 @@ pub struct Step {
 ///
 /// NoGo removes no stones, so the moves a side played from a node on are its stones on the
 /// final board that were empty there: the node's legal moves that the final board holds a
-/// stone of that side on.
+/// stone of that side on. A node's children are its legal moves in board order, so the child
+/// of move `p` is the one after as many children as there are moves below `p`.
 pub fn backup(
-    tree: &mut Tree,
+    tree: &mut Tree<RaveStats>,
     path: &[Step],
     to_move: Color,
     winner: Color,
@@ -32,14 +34,15 @@ pub fn backup(
 ) {
     let mut side = to_move;
     for (depth, step) in path.iter().enumerate() {
-        let node = &mut tree[step.id];
+        let (stats, score) = tree.node_mut(step.id);
         // The mover of a node below the root is the side that was to move above it.
-        node.count(depth > 0 && winner == !side, blend);
-        if node.is_expanded() {
-            let node = *node;
+        stats.count(score, depth > 0 && winner == !side, blend);
+        if tree.has_children(step.id) {
             let won = winner == side;
+            let (stats, scores) = tree.children_mut(step.id);
             for p in (played[side.index()] & step.moves).iter() {
-                tree[node.child_playing(step.moves, p)].count_rave(won, blend);
+                let i = step.moves.count_below(p) as usize;
+                stats[i].count_rave(&mut scores[i], won, blend);
             }
         }
         side = !side;

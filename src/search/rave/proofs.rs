@@ -1,26 +1,27 @@
-//! Proofs as in MCTS-Solver: a node whose side to move has no move is won for its mover
-//! ([`super::tree::Tree::expand`] marks it), and proofs climb the descent that found them.
+//! Proofs as in MCTS-Solver: a node whose side to move has no move is won for its mover, and
+//! proofs climb the descent that found them.
 
 use super::backup::Step;
-use super::tree::Tree;
+use super::node::RaveStats;
 use crate::search::engine::Proof;
+use crate::search::tree::Tree;
 
 /// Carries a proof found at the end of `path` up it: a node whose side to move has a child
 /// proven won is lost for its mover, and one whose children are all proven lost is won.
-pub fn prove_up(tree: &mut Tree, path: &[Step]) {
+pub fn prove_up(tree: &mut Tree<RaveStats>, path: &[Step]) {
     for pair in path.windows(2).rev() {
         let (parent, child) = (pair[0].id, pair[1].id);
-        let proof = match tree[child].proof {
+        let proof = match tree.proof(child) {
             Proof::Unknown => return,
             Proof::Win => Proof::Loss,
             Proof::Loss => {
-                if tree[parent].children().all(|c| tree[c].proof == Proof::Loss) {
+                if tree.child_proofs(parent).all(|p| p == Proof::Loss) {
                     Proof::Win
                 } else {
                     return;
                 }
             }
         };
-        tree[parent].proof = proof;
+        tree.set_proof(parent, proof);
     }
 }

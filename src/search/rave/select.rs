@@ -1,41 +1,33 @@
 //! Selection: the child to descend to, by its blend of its own mean and its all-moves-as-first
-//! mean (MC-RAVE, Gelly and Silver 2011, kept up to date in each node) plus an exploration term
-//! weighted, as in HaHaNoGo, by the child's own share of its evidence.
+//! mean (MC-RAVE, Gelly and Silver 2011, kept up to date in each child's [`Score`]) plus an
+//! exploration term weighted, as in HaHaNoGo, by the child's own share of its evidence.
 
-use super::tree::{Node, NodeId, Tree};
-use crate::search::engine::Proof;
+use super::node::{RaveStats, Score};
 use crate::search::params::Params;
+use crate::search::tree::{NodeId, Stats, Tree};
 
-/// The child of `parent` (expanded, with children) with the best score for the side to move
-/// there, `value + rave_exploration * sqrt(ln N * n) / (n + n')` (`n` its simulations, `n'` its
-/// all-moves-as-first ones, `N` the parent's simulations): a child proven won at once;
-/// children proven lost only when all are.
+/// The child of `parent` (with children) with the best score for the side to move there,
+/// `value + rave_exploration * sqrt(ln N * n) / (n + n')` (`n` its simulations, `n'` its
+/// all-moves-as-first ones, `N` the parent's simulations), the first of equal scores: a child
+/// proven won before any other; children proven lost only when all are.
 #[inline]
-pub fn best_child(tree: &Tree, parent: NodeId, params: &Params) -> NodeId {
-    let node = &tree[parent];
-    if params.rave_exploration == 0.0 {
-        return best_by(tree, node.children(), |c| c.value());
-    }
-    let exploration = params.rave_exploration * ((node.visits() + 1) as f32).ln().sqrt();
-    best_by(tree, node.children(), |c| c.value() + exploration * c.exploration())
+pub fn best_child(tree: &Tree<RaveStats>, parent: NodeId, params: &Params) -> NodeId {
+    let visits = tree.stats(parent).visits();
+    let exploration = params.rave_exploration * ((visits + 1) as f32).ln().sqrt();
+    tree.child_at(parent, first_best(tree.child_scores(parent), exploration))
 }
 
-/// The child of `children` with the best `score`, read as above.
-#[inline(always)]
-fn best_by(tree: &Tree, children: impl Iterator<Item = NodeId>, score: impl Fn(&Node) -> f32) -> NodeId {
-    let mut best = None;
+/// The index of the first of the highest `value + exploration * explore` in `scores`.
+#[inline]
+fn first_best(scores: &[Score], exploration: f32) -> usize {
+    let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
-    for child in children {
-        let c = &tree[child];
-        let score = match c.proof {
-            Proof::Unknown => score(c),
-            Proof::Win => return child,
-            Proof::Loss => f32::MIN,
-        };
-        if score > best_score || best.is_none() {
-            best = Some(child);
+    for (i, s) in scores.iter().enumerate() {
+        let score = s.value + exploration * s.explore;
+        if score > best_score {
+            best = i;
             best_score = score;
         }
     }
-    best.expect("an expanded node with children")
+    best
 }

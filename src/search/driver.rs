@@ -1,0 +1,191 @@
+//! The think loop both tree searches share: a move found without a tree when there is one
+//! (a decisive move, the endgame solver's proof), else simulations from the root until the
+//! budget ends or the root is proven, the clock read every [`CLOCK_INTERVAL`] of them, and
+//! the report read off the tree by [`analysis`]. A search supplies only its simulation
+//! ([`Simulate`]); every [`Simulate`] is an [`Engine`].
+
+use crate::rules::{Point, Position};
+use crate::search::analysis;
+use crate::search::endgame::{answer_without_tree, Solver, DEFAULT_TABLE_BITS};
+use crate::search::engine::{Budget, BusyNode, Engine, Report};
+use crate::search::params::Params;
+use crate::search::time::CLOCK_INTERVAL;
+use crate::search::tree::{NodeId, Stats, Tree};
+use std::time::{Duration, Instant};
+
+/// What both tree searches hold: their parameters, tree, endgame solver and random numbers.
+pub struct Core<S: Stats> {
+    /// The search's parameters.
+    pub params: Params,
+    /// The tree, kept between turns.
+    pub tree: Tree<S>,
+    /// The exact endgame solver, made on first use (its table is large) and kept between
+    /// turns, so its table carries proofs from turn to turn.
+    pub solver: Option<Solver>,
+    /// The search's random numbers.
+    pub rng: fastrand::Rng,
+    /// The time spent at the leaves, when measured (`nogo bench`).
+    pub leaf_clock: LeafClock,
+}
+
+/// Leaves between two that [`LeafClock`] times: reading the clock twice at every leaf would
+/// slow the search it measures.
+const LEAVES_PER_SAMPLE: u32 = 8;
+
+/// The time a search spends at its leaves (playouts, or evaluations), estimated from every
+/// eighth leaf once [`LeafClock::turn_on`] is called; off, it costs a test.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LeafClock {
+    on: bool,
+    leaves: u32,
+    sampled: Duration,
+}
+
+impl LeafClock {
+    /// Starts measuring, from nothing.
+    pub fn turn_on(&mut self) {
+        *self = LeafClock { on: true, ..LeafClock::default() };
+    }
+
+    /// Called as a leaf starts: the instant, when this leaf is sampled.
+    #[inline]
+    pub fn start(&mut self) -> Option<Instant> {
+        if !self.on {
+            return None;
+        }
+        self.leaves += 1;
+        self.leaves.is_multiple_of(LEAVES_PER_SAMPLE).then(Instant::now)
+    }
+
+    /// Called as the leaf that [`LeafClock::start`] started ends.
+    #[inline]
+    pub fn stop(&mut self, started: Option<Instant>) {
+        if let Some(started) = started {
+            self.sampled += started.elapsed();
+        }
+    }
+
+    /// The estimated time spent at the leaves since [`LeafClock::turn_on`].
+    pub fn total(&self) -> Duration {
+        self.sampled * LEAVES_PER_SAMPLE
+    }
+}
+
+impl<S: Stats> Core<S> {
+    /// A search with `params`, its random choices drawn from `seed`: the tree takes
+    /// [`Params::memory_bytes`] less the endgame solver's table.
+    pub fn new(params: Params, seed: u64) -> Core<S> {
+        let tree_bytes = params.memory_bytes.saturating_sub(Solver::table_bytes(DEFAULT_TABLE_BITS));
+        Core {
+            params,
+            tree: Tree::new(tree_bytes),
+            solver: None,
+            rng: fastrand::Rng::with_seed(seed),
+            leaf_clock: LeafClock::default(),
+        }
+    }
+
+    /// The endgame solver, made on first use.
+    pub fn solver(&mut self) -> &mut Solver {
+        Solver::made_once(&mut self.solver)
+    }
+
+    /// Simulations of the root's child playing `p` (0 when there is none).
+    pub fn root_child_visits(&self, p: Point) -> u32 {
+        let tree = &self.tree;
+        if tree.is_empty() {
+            return 0;
+        }
+        tree.child(NodeId::ROOT, p).map_or(0, |c| tree.stats(c).visits())
+    }
+}
+
+/// A tree search: its simulation, on a [`Core`].
+pub trait Simulate: Send {
+    /// The statistics of its nodes.
+    type Stats: Stats;
+    /// Its name in the registry of engines.
+    const NAME: &'static str;
+
+    /// Its core.
+    fn core(&self) -> &Core<Self::Stats>;
+
+    /// Its core, to change.
+    fn core_mut(&mut self) -> &mut Core<Self::Stats>;
+
+    /// Gets ready for simulations from `position`, whose subtree is now the tree's root.
+    fn start(&mut self, _position: &Position) {}
+
+    /// One simulation from `position`, the position at the tree's root.
+    fn simulate(&mut self, position: &Position);
+
+    /// Whether the clock is to be read before the next [`CLOCK_INTERVAL`] of simulations ends
+    /// (a search whose simulations ran long work).
+    #[inline]
+    fn clock_due(&mut self) -> bool {
+        false
+    }
+}
+
+/// Chooses a move for `position` with `search` within `budget`.
+pub fn think<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) -> Report {
+    let started = Instant::now();
+    let core = search.core_mut();
+    if let Some(report) = answer_without_tree(position, budget, started, &mut core.solver, &core.params) {
+        return report;
+    }
+    core.tree.set_root(position);
+    search.start(position);
+    let max = budget.nodes.unwrap_or(u64::MAX);
+    let mut simulations = 0;
+    while simulations < max && !search.core().tree.proof(NodeId::ROOT).is_known() {
+        search.simulate(position);
+        simulations += 1;
+        if (simulations.is_multiple_of(CLOCK_INTERVAL) || search.clock_due()) && budget.expired() {
+            break;
+        }
+    }
+    let core = search.core_mut();
+    let tree = &core.tree;
+    let (best, win_rate) = match analysis::best_move(tree, NodeId::ROOT) {
+        Some(child) => (tree.point(child), tree.stats(child).mean() as f64),
+        None => {
+            // No simulation ran (an expired budget): any legal move beats none.
+            let pick = position.legal_moves().choose(&mut core.rng).expect("a position with a legal move");
+            (pick, 0.5)
+        }
+    };
+    // The root's proof is for the player who moved into it: flipped for the side to move.
+    let proof = tree.proof(NodeId::ROOT).flip();
+    Report::searched(best, simulations, started, win_rate, analysis::principal_variation(tree), proof)
+}
+
+impl<T: Simulate> Engine for T {
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+
+    fn think(&mut self, position: &Position, budget: &Budget) -> Report {
+        think(self, position, budget)
+    }
+
+    fn new_game(&mut self) {
+        self.core_mut().tree.forget();
+    }
+
+    fn root_children(&self, position: &Position) -> Vec<(Point, u32, f32)> {
+        let tree = &self.core().tree;
+        if !tree.holds(position) {
+            return Vec::new();
+        }
+        analysis::root_children(tree)
+    }
+
+    fn busy_nodes(&self, position: &Position, min_visits: u32) -> Vec<BusyNode> {
+        let tree = &self.core().tree;
+        if !tree.holds(position) {
+            return Vec::new();
+        }
+        analysis::busy_nodes(tree, min_visits)
+    }
+}

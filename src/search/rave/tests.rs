@@ -1,0 +1,168 @@
+//! Tests of the playout search.
+use super::*;
+use crate::rules::tactics::decisive_move;
+use crate::rules::test_support::{play_out, random_positions};
+use crate::rules::Point;
+use crate::search::endgame;
+use crate::search::engine::{Budget, Engine};
+use crate::search::eval;
+use crate::search::tree::Tree;
+
+fn tree(search: &Rave) -> &Tree<RaveStats> {
+    &search.core.tree
+}
+
+fn small() -> Params {
+    Params { memory_bytes: 64 << 20, ..Params::default() }
+}
+
+#[test]
+fn fixed_simulations_are_reproducible_legal_and_spread_over_the_root() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    let mut search = Rave::new(small(), 3);
+    let a = search.think(&position, &Budget::nodes(4000));
+    assert_eq!(a.iterations, 4000);
+    assert!(position.legal_moves().has(a.best));
+    assert_eq!(a.pv.first(), Some(&a.best));
+    let children = search.root_children(&position);
+    assert_eq!(children.len() as u32, position.legal_moves().count());
+    assert_eq!(children.iter().map(|c| c.1).sum::<u32>(), 4000, "each simulation goes through one child");
+    let most = children.iter().max_by_key(|c| c.1).unwrap();
+    assert_eq!(most.0, a.best, "the most simulated move is played");
+    let b = Rave::new(small(), 3).think(&position, &Budget::nodes(4000));
+    assert_eq!((b.best, b.pv, b.win_rate), (a.best, a.pv, a.win_rate), "the same seed, the same search");
+}
+
+#[test]
+fn the_subtree_of_the_position_reached_is_kept() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    let mut search = Rave::new(small(), 1);
+    let first = search.think(&position, &Budget::nodes(20_000));
+    let mut after = position.clone();
+    after.play(first.best).unwrap();
+    // The opponent's reply: the move the search expects, whose subtree is the biggest.
+    let reply = first.pv[1];
+    let child = tree(&search).child(NodeId::ROOT, first.best).unwrap();
+    let kept = tree(&search).stats(tree(&search).child(child, reply).unwrap()).visits();
+    assert!(kept > 100);
+    after.play(reply).unwrap();
+    search.think(&after, &Budget::nodes(1000));
+    let visits: u32 = search.root_children(&after).iter().map(|c| c.1).sum();
+    // The node's first simulations ended at it, before it had children.
+    assert_eq!(
+        visits,
+        kept - search.core.params.rave_expand_visits + 1000,
+        "the kept simulations and the new ones"
+    );
+    // A position not reached from the root starts afresh, as does a new game.
+    search.think(&position, &Budget::nodes(1000));
+    assert_eq!(search.root_children(&position).iter().map(|c| c.1).sum::<u32>(), 1000);
+    assert!(search.root_children(&after).is_empty(), "the children of the position searched");
+    search.new_game();
+    assert!(!tree(&search).holds(&position), "a new game forgets the tree");
+}
+
+#[test]
+fn small_endgames_are_proven_with_the_solvers_verdict() {
+    let mut proven = 0;
+    for position in random_positions(9, |p| (8..=12).contains(&p.live_points())) {
+        let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
+        let report = Rave::new(small(), 0).think(&position, &Budget::nodes(100_000));
+        if report.proof.is_known() {
+            assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
+            proven += 1;
+        }
+        if exact.win {
+            // A winning move is played, proven or not.
+            let mut after = position.clone();
+            after.play(report.best).unwrap();
+            let reply = endgame::solve(&after, &Budget::default()).expect("no limit");
+            assert!(!reply.win, "{} throws the win away\n{position}", report.best);
+        }
+    }
+    assert!(proven >= 15, "only {proven} of 20 proven");
+}
+
+#[test]
+fn the_solver_proves_small_endgames_at_the_leaves() {
+    let (mut with, mut without) = (0, 0);
+    for position in random_positions(11, |p| (14..=18).contains(&p.live_points())) {
+        let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
+        for (points, proven) in [(12, &mut with), (0, &mut without)] {
+            // The root's own solver off: only the tree's proofs count.
+            let params = Params { rave_solve_points: points, endgame_points: 0, ..small() };
+            let report = Rave::new(params, 0).think(&position, &Budget::nodes(2000));
+            if report.proof.is_known() {
+                assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
+                *proven += 1;
+            }
+        }
+    }
+    assert!(with >= without + 5, "{with} proven with the solver at the leaves, {without} without");
+}
+
+#[test]
+fn new_nodes_start_from_the_evaluation_of_their_position() {
+    // A middle game, where moves change the mobility by different amounts.
+    let position = random_positions(5, |p| p.empty().count() < 50).remove(0);
+    let params = Params { rave_eval_weight: 0.5, ..small() };
+    let mut search = Rave::new(params, 0);
+    search.core.tree.set_root(&position);
+    let moves = position.legal_moves();
+    assert!(search.expand(NodeId::ROOT, &position, moves, 0));
+    let mut priors = Vec::new();
+    for p in moves.iter() {
+        let mut after = position.clone();
+        after.play(p).unwrap();
+        let [black, white] = after.legal_both();
+        let (mover, to_move) = if after.to_move() == Color::White { (black, white) } else { (white, black) };
+        let value = eval::value(&after, mover, to_move, &params);
+        let child = tree(&search).child(NodeId::ROOT, p).unwrap();
+        let prior = tree(&search).child_scores(NodeId::ROOT)[child.index() - 1].value;
+        assert!((prior - (0.5 + 0.5 * (value - 0.5))).abs() < 1e-6, "{p}: {prior} for {value}");
+        priors.push(prior);
+    }
+    assert!(priors.iter().any(|&v| v != priors[0]), "the evaluation tells the moves apart");
+}
+
+#[test]
+fn a_winning_move_is_played_at_once() {
+    // The side to move can take the opponent's last legal point.
+    for position in random_positions(4, |p| decisive_move(p).is_some()) {
+        let mut search = Rave::new(small(), 0);
+        search.think(&play_out(&[(4, 4)]), &Budget::nodes(100));
+        let report = search.think(&position, &Budget::nodes(1000));
+        assert_eq!(report.proof, Proof::Win);
+        let mut after = position.clone();
+        after.play(report.best).unwrap();
+        assert!(after.is_terminal());
+        // Found without a search: no children shown, not those of the last search.
+        assert!(search.root_children(&position).is_empty() && search.busy_nodes(&position, 0).is_empty());
+    }
+}
+
+#[test]
+fn busy_nodes_are_the_expanded_nodes_below_the_root_simulated_enough() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    let mut search = Rave::new(small(), 2);
+    search.think(&position, &Budget::nodes(5000));
+    let busy = search.busy_nodes(&position, 200);
+    assert!(busy.len() > 1);
+    for node in &busy {
+        let mut reached = position.clone();
+        for &p in &node.line {
+            reached.play(p).unwrap();
+        }
+        let tree = tree(&search);
+        let id = node.line.iter().try_fold(NodeId::ROOT, |id, &p| tree.child(id, p)).unwrap();
+        assert!(tree.stats(id).visits() >= 200, "only nodes simulated 200 times");
+        let moves: Vec<Point> = node.children.iter().map(|c| c.0).collect();
+        assert_eq!(moves, reached.legal_moves().iter().collect::<Vec<_>>(), "every legal move");
+        let simulated: u32 = node.children.iter().map(|c| c.1).sum();
+        assert!(
+            simulated > 0 && simulated <= tree.stats(id).visits(),
+            "its children's simulations went through it"
+        );
+    }
+    assert!(search.busy_nodes(&position, u32::MAX).is_empty());
+}
