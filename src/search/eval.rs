@@ -1,8 +1,8 @@
 //! Leaf evaluation: scores a position without playing it out.
 
-use crate::rules::point::MAX_MOVES;
+use crate::rules::point::{INDEX_COUNT, MAX_MOVES};
 use crate::rules::tactics::eyes_among;
-use crate::rules::{Bitboard, Point, Position};
+use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::params::Params;
 
 /// The seed bot's mobility: points only the side that just moved may play, minus points only
@@ -83,6 +83,39 @@ impl ValueTable {
         self.value_of(mobility, parent.empty() - bit, stones, params)
     }
 
+    /// [`ValueTable::value_after`] of every move of `moves` (legal for the side to move of
+    /// `parent`), by the move's bitboard index. Where eyes do not count after a move, the
+    /// quiet moves ([`MoveEffects::quiet`]) are valued together, a value for each class of
+    /// equal [`MoveEffects::lead_gains`], and only the others one by one.
+    ///
+    /// [`MoveEffects::quiet`]: crate::rules::MoveEffects::quiet
+    /// [`MoveEffects::lead_gains`]: crate::rules::MoveEffects::lead_gains
+    pub fn values_after(&self, parent: &Position, moves: Bitboard, params: &Params) -> [f32; INDEX_COUNT] {
+        let mut values = [0.0; INDEX_COUNT];
+        let effects = parent.move_effects();
+        let mut one_by_one = moves;
+        if parent.empty().count() - 1 > params.eye_points {
+            // After a quiet move its player leads by `lead - 1 + gain` legal points.
+            let [black, white] = effects.legal_both();
+            let (own, theirs) =
+                if parent.to_move() == Color::Black { (black, white) } else { (white, black) };
+            let lead = own.count() as i32 - theirs.count() as i32;
+            let gains = effects.lead_gains();
+            let mut quiet = effects.quiet() & moves;
+            one_by_one -= quiet;
+            while !quiet.is_empty() {
+                let (gain, class) = gains.greatest(quiet);
+                let value = self.by_mobility[(lead - 1 + gain as i32 + MAX_MOVES as i32) as usize];
+                class.iter().for_each(|p| values[p.index()] = value);
+                quiet -= class;
+            }
+        }
+        for p in one_by_one {
+            values[p.index()] = self.value_after(parent, p, effects.legal_both_after(p), params);
+        }
+        values
+    }
+
     /// [`value_of`].
     #[inline]
     pub fn value_of(&self, mobility: i32, empty: Bitboard, stones: [Bitboard; 2], params: &Params) -> f32 {
@@ -138,6 +171,26 @@ mod tests {
                         assert_eq!(tabled.to_bits(), expected.to_bits(), "{p}");
                     }
                     p.play_unchecked(p.legal_moves().choose(&mut rng).unwrap());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_values_of_all_moves_at_once_are_those_of_each() {
+        for params in [Params::default(), Params { eye_points: 60, ..Params::default() }] {
+            let table = ValueTable::new(&params);
+            let mut rng = fastrand::Rng::with_seed(10);
+            for _ in 0..30 {
+                let mut p = Position::new();
+                while !p.is_terminal() {
+                    let moves = p.legal_moves();
+                    let all = table.values_after(&p, moves, &params);
+                    for m in moves {
+                        let one = table.value_after(&p, m, p.legal_both_after(m), &params);
+                        assert_eq!(all[m.index()].to_bits(), one.to_bits(), "{m} in\n{p}");
+                    }
+                    p.play_unchecked(moves.choose(&mut rng).unwrap());
                 }
             }
         }

@@ -47,7 +47,7 @@ impl Mcts {
                 let params = &self.core.params;
                 if !own.is_empty() && !can_be_closed(theirs) && (own | theirs).count() > params.endgame_points
                 {
-                    self.core.tree.node_mut(id).0.legal = own.count() as u8;
+                    self.core.tree.stats_mut(id).legal = own.count() as u8;
                     let value = self.values.value_after(parent, mv, after, params);
                     debug_assert_eq!(value, {
                         let mut leaf = parent.clone();
@@ -92,7 +92,7 @@ impl Mcts {
         };
         let tree = &mut self.core.tree;
         tree.set_proof(id, proof);
-        tree.node_mut(id).0.legal = own.count() as u8;
+        tree.stats_mut(id).legal = own.count() as u8;
         value
     }
 

@@ -42,8 +42,6 @@ pub struct Mcts {
     /// Per colour, how each point has done this turn wherever it was played in the tree (the
     /// "history heuristic"); the ranking of children breaks ties by it.
     history: [[PointStats; INDEX_COUNT]; 2],
-    /// `sqrt(ln visits)` of the first visit counts ([`select`]).
-    sqrt_ln_visits: &'static [f32],
     /// Solver nodes spent on the tree's proofs since the clock was last read.
     unclocked_solver_nodes: u64,
     /// The policy network's order of the moves of positions whose nodes use it, by their
@@ -70,7 +68,6 @@ impl Mcts {
             history: FRESH_HISTORY,
             unclocked_solver_nodes: 0,
             policy_orders: HashMap::new(),
-            sqrt_ln_visits: select::sqrt_ln_table(),
             choices: vec![NO_CHOICE; CHOICES],
             values: eval::ValueTable::new(&params),
             first_ranked: None,
@@ -95,7 +92,7 @@ impl Mcts {
             } else if child_proof == Proof::Loss && all_children_lost(tree, id) {
                 tree.set_proof(id, Proof::Win);
             }
-            tree.node_mut(id).0.update(value);
+            tree.stats_mut(id).update(value);
             child_proof = tree.proof(id);
             if level > 0 {
                 self.history[mover][tree.point(id).index()].record(value);

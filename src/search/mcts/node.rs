@@ -17,8 +17,6 @@ pub struct McStats {
 }
 
 impl Stats for McStats {
-    type Score = ();
-
     #[inline]
     fn visits(&self) -> u32 {
         self.visits

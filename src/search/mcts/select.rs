@@ -5,25 +5,7 @@ use super::node::McStats;
 use super::walk::Walk;
 use super::Mcts;
 use crate::search::engine::Proof;
-use crate::search::tree::{Links, NodeId};
-
-/// Visit counts whose `sqrt(ln visits)` is tabled: a logarithm per selection costs as much as
-/// the rest of the selection at a small node, and the root and the nodes near it pass a few
-/// thousand visits early in a turn ([log](`docs/strength-log.md`, "tabled up to 2^18
-/// visits")). 1 MB, read in order at the root as its visits grow.
-const TABLED_VISITS: usize = 1 << 18;
-
-/// `sqrt(ln visits)`, the factor of a node's visits in its children's exploration bonus.
-#[inline]
-fn sqrt_ln(visits: u32) -> f32 {
-    (visits as f32).ln().sqrt()
-}
-
-/// [`sqrt_ln`] of the first [`TABLED_VISITS`] visit counts, computed once for every search.
-pub(super) fn sqrt_ln_table() -> &'static [f32] {
-    static TABLE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| (0..TABLED_VISITS as u32).map(sqrt_ln).collect())
-}
+use crate::search::tree::{sqrt_ln, Links, NodeId};
 
 /// The UCB score of a tried child: its mean plus `explore` times `1 / sqrt(visits)`; -1, below
 /// every other score, when it is proven lost.
@@ -196,11 +178,7 @@ impl Mcts {
             }
         }
         let tree = &self.core.tree;
-        let explore = self.core.params.exploration
-            * match self.sqrt_ln_visits.get(stats.visits as usize) {
-                Some(&tabled) => tabled,
-                None => sqrt_ln(stats.visits),
-            };
+        let explore = self.core.params.exploration * sqrt_ln(stats.visits);
         if tried == 0 {
             return None;
         }

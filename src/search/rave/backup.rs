@@ -2,7 +2,7 @@
 //! each node whose move its side to move played later in the simulation count it as all
 //! moves as first.
 
-use super::node::{Blend, RaveStats};
+use super::node::RaveStats;
 use crate::rules::{Bitboard, Color};
 use crate::search::tree::{NodeId, Tree};
 
@@ -30,19 +30,16 @@ pub fn backup(
     to_move: Color,
     winner: Color,
     played: [Bitboard; 2],
-    blend: Blend,
 ) {
     let mut side = to_move;
     for (depth, step) in path.iter().enumerate() {
-        let (stats, score) = tree.node_mut(step.id);
         // The mover of a node below the root is the side that was to move above it.
-        stats.count(score, depth > 0 && winner == !side, blend);
+        tree.stats_mut(step.id).count(depth > 0 && winner == !side);
         if tree.has_children(step.id) {
             let won = winner == side;
-            let (stats, scores) = tree.children_mut(step.id);
+            let children = tree.child_stats_mut(step.id);
             for p in (played[side.index()] & step.moves).iter() {
-                let i = step.moves.count_below(p) as usize;
-                stats[i].count_rave(&mut scores[i], won, blend);
+                children[step.moves.count_below(p) as usize].count_rave(won);
             }
         }
         side = !side;

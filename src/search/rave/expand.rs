@@ -29,12 +29,9 @@ impl Rave {
         let eval_weight = params.rave_eval_weight;
         let by_policy = weight > 0.0 && depth < params.policy_depth as usize;
         if !by_policy && eval_weight > 0.0 {
-            let effects = position.move_effects();
-            let values = &self.values;
-            return tree.expand(id, moves, |p| {
-                let value = values.value_after(position, p, effects.legal_both_after(p), params);
-                RaveStats::new(prior, 0.5 + eval_weight * (value - 0.5))
-            });
+            let values = self.values.values_after(position, moves, params);
+            return tree
+                .expand(id, moves, |p| RaveStats::new(prior, 0.5 + eval_weight * (values[p.index()] - 0.5)));
         }
         if !by_policy || moves.count() < 2 {
             return tree.expand(id, moves, |_| RaveStats::new(prior, 0.5));

@@ -26,7 +26,6 @@ use crate::search::params::Params;
 use crate::search::playout::{playout, Outcome, OwnPoint};
 use crate::search::tree::{NodeId, Stats};
 use backup::Step;
-use node::Blend;
 pub use node::RaveStats;
 
 /// The playout search.
@@ -130,13 +129,12 @@ impl Simulate for Rave {
                 Outcome { winner, stones, reserves: [Bitboard::EMPTY; 2] }
             }
         };
-        let blend = Blend { bias: 4.0 * core.params.rave_bias * core.params.rave_bias };
         let amaf = if core.params.rave_amaf_reserves == 0 {
             [outcome.stones[0] - outcome.reserves[0], outcome.stones[1] - outcome.reserves[1]]
         } else {
             outcome.stones
         };
-        backup::backup(&mut core.tree, &self.path, root.to_move(), outcome.winner, amaf, blend);
+        backup::backup(&mut core.tree, &self.path, root.to_move(), outcome.winner, amaf);
     }
 }
 

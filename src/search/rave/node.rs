@@ -1,47 +1,33 @@
 //! A node of the playout search: its simulations and all-moves-as-first simulations, from the
-//! point of view of the player who made its move (the mover), and the score selection reads,
-//! kept up to date by every update.
+//! point of view of the player who made its move (the mover). A backup only counts; selection
+//! computes each child's blend and exploration from the counts (`super::select`), for all of
+//! a node's children at once.
 
 use crate::search::engine::Proof;
 use crate::search::tree::Stats;
 
-/// A node's statistics.
+/// A node's statistics. Selection reads the first three fields of each child: the sum and
+/// the count of the simulations of both kinds and the square root of the node's own, kept up
+/// to date by each count so that a score costs one division.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct RaveStats {
-    /// Simulations through this node.
-    visits: u32,
-    /// Those the mover won.
-    wins: f32,
-    /// Simulations through the parent in which the mover played this node's move later on
-    /// (all moves as first), with a prior of virtual ones.
-    rave_visits: f32,
-    /// Those the mover won.
-    rave_wins: f32,
-}
-
-/// What selection reads of a child: its value and its share of the exploration term. A
-/// proven child's value is above every other score when it is won for its mover (the side
-/// to move at the parent) and below every other when it is lost, with no exploration.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Score {
-    /// The blend of the child's two means (see [`Blend`]).
-    pub value: f32,
-    /// `sqrt(n) / (n + n')`, `n` the simulations and `n'` the all-moves-as-first ones: the
-    /// exploration term's share, which shrinks as either kind of evidence grows.
-    pub explore: f32,
-}
-
-impl Score {
-    /// Whether the score holds a proof rather than statistics.
-    #[inline]
-    fn is_proven(&self) -> bool {
-        self.value.abs() > 1.0
-    }
+    /// `w + w'`: the simulations through the node that the mover won, and the simulations
+    /// through its parent in which the mover played this node's move later on (all moves as
+    /// first) and won, with a prior of virtual ones; infinite once the node is proven (below
+    /// every score when lost, above every score when won).
+    pub sum: f32,
+    /// `n + n'`: the simulations of both kinds, won or not.
+    pub evidence: f32,
+    /// `sqrt(n)`.
+    pub sqrt_visits: f32,
+    /// `n`: the simulations through the node.
+    pub visits: u32,
+    /// `w`: those the mover won.
+    pub wins: f32,
 }
 
 impl Stats for RaveStats {
-    type Score = Score;
-
     #[inline]
     fn visits(&self) -> u32 {
         self.visits
@@ -57,14 +43,15 @@ impl Stats for RaveStats {
         }
     }
 
+    /// A proven node's sum becomes infinite: its blend, and so its score, is then above every
+    /// other when won for its mover and below every other when lost.
     #[inline]
-    fn prove_score(score: &mut Score, proof: Proof) {
-        let value = match proof {
-            Proof::Win => f32::MAX,
-            Proof::Loss => f32::MIN,
-            Proof::Unknown => return,
-        };
-        *score = Score { value, explore: 0.0 };
+    fn prove(&mut self, proof: Proof) {
+        match proof {
+            Proof::Win => self.sum = f32::INFINITY,
+            Proof::Loss => self.sum = f32::NEG_INFINITY,
+            Proof::Unknown => {}
+        }
     }
 }
 
@@ -77,48 +64,59 @@ pub struct Blend {
 }
 
 impl RaveStats {
-    /// A new node's statistics and score: `prior` virtual all-moves-as-first simulations won
-    /// at the rate `prior_mean`.
-    pub fn new(prior: f32, prior_mean: f32) -> (RaveStats, Score) {
-        let stats = RaveStats { visits: 0, wins: 0.0, rave_visits: prior, rave_wins: prior * prior_mean };
-        (stats, Score { value: prior_mean, explore: 0.0 })
+    /// A new node: `prior` virtual all-moves-as-first simulations won at the rate
+    /// `prior_mean`.
+    #[inline]
+    pub fn new(prior: f32, prior_mean: f32) -> RaveStats {
+        RaveStats { sum: prior * prior_mean, evidence: prior, ..RaveStats::default() }
     }
 
     /// Counts a simulation through the node, won by the mover or not.
     #[inline]
-    pub fn count(&mut self, score: &mut Score, won: bool, blend: Blend) {
+    pub fn count(&mut self, won: bool) {
+        let won = won as u32 as f32;
         self.visits += 1;
-        self.wins += won as u32 as f32;
-        self.rescore(score, blend);
+        self.wins += won;
+        self.sum += won;
+        self.evidence += 1.0;
+        self.sqrt_visits = (self.visits as f32).sqrt();
     }
 
     /// Counts a simulation in which the mover played this move later on, won or not.
     #[inline]
-    pub fn count_rave(&mut self, score: &mut Score, won: bool, blend: Blend) {
-        self.rave_visits += 1.0;
-        self.rave_wins += won as u32 as f32;
-        self.rescore(score, blend);
+    pub fn count_rave(&mut self, won: bool) {
+        self.sum += won as u32 as f32;
+        self.evidence += 1.0;
     }
 
+    /// The all-moves-as-first simulations, with the prior, and those won.
     #[inline]
-    fn rescore(&self, score: &mut Score, blend: Blend) {
-        if score.is_proven() {
-            return;
+    pub fn rave(&self) -> (f32, f32) {
+        (self.evidence - self.visits as f32, self.sum - self.wins)
+    }
+
+    /// The blend of the two means (see [`Blend`]); with no bias, `(w + w') / (n + n')`.
+    #[inline]
+    pub fn value(&self, blend: Blend) -> f32 {
+        if blend.bias == 0.0 {
+            return self.sum / self.evidence;
+        }
+        let (rave_visits, rave_wins) = self.rave();
+        if self.visits == 0 {
+            return rave_wins / rave_visits;
         }
         let n = self.visits as f32;
-        let inv_evidence = (n + self.rave_visits).recip();
-        score.explore = n.sqrt() * inv_evidence;
-        score.value = if blend.bias == 0.0 {
-            // beta = n' / (n + n'): the two kinds of simulation counted alike, one division.
-            (self.wins + self.rave_wins) * inv_evidence
-        } else if self.visits == 0 {
-            self.rave_wins / self.rave_visits
-        } else {
-            let rave_mean = self.rave_wins / self.rave_visits;
-            let beta = self.rave_visits / (n + self.rave_visits + blend.bias * n * self.rave_visits);
-            let mean = self.wins / n;
-            mean + beta * (rave_mean - mean)
-        };
+        let rave_mean = rave_wins / rave_visits;
+        let beta = rave_visits / (n + rave_visits + blend.bias * n * rave_visits);
+        let mean = self.wins / n;
+        mean + beta * (rave_mean - mean)
+    }
+
+    /// `sqrt(n) / (n + n')`: the exploration term's share, which shrinks as either kind of
+    /// evidence grows.
+    #[inline]
+    pub fn exploration(&self) -> f32 {
+        self.sqrt_visits / self.evidence
     }
 }
 
@@ -129,31 +127,33 @@ mod tests {
     #[test]
     fn the_blend_weighs_the_means_by_beta() {
         let blend = Blend { bias: 0.0 };
-        let (mut node, mut score) = RaveStats::new(2.0, 0.5);
-        node.count_rave(&mut score, true, blend);
-        node.count_rave(&mut score, true, blend);
-        assert_eq!(score.value, 3.0 / 4.0, "before a visit, the all-moves-as-first mean");
-        node.count(&mut score, false, blend);
+        let mut node = RaveStats::new(2.0, 0.5);
+        node.count_rave(true);
+        node.count_rave(true);
+        assert_eq!(node.value(blend), 3.0 / 4.0, "before a visit, the all-moves-as-first mean");
+        node.count(false);
         // beta = 4 / (1 + 4): 0.8 of the rave mean 3/4, 0.2 of the mean 0.
-        assert!((score.value - 0.6).abs() < 1e-6, "{}", score.value);
-        let biased = Blend { bias: 1.0 };
-        node.count(&mut score, false, biased);
+        assert!((node.value(blend) - 0.6).abs() < 1e-6, "{}", node.value(blend));
+        node.count(false);
         // beta = 4 / (2 + 4 + 8) = 2/7: the mean 0 and the rave mean 3/4.
-        assert!((score.value - 3.0 / 14.0).abs() < 1e-6, "{}", score.value);
+        let biased = Blend { bias: 1.0 };
+        assert!((node.value(biased) - 3.0 / 14.0).abs() < 1e-6, "{}", node.value(biased));
         // Two simulations and four all-moves-as-first ones: sqrt(2) / 6.
-        assert!((score.explore - 2f32.sqrt() / 6.0).abs() < 1e-6);
-        assert_eq!((node.visits(), node.mean()), (2, 0.0));
+        assert!((node.exploration() - 2f32.sqrt() / 6.0).abs() < 1e-6);
+        assert_eq!((node.visits(), node.mean(), node.rave()), (2, 0.0, (4.0, 3.0)));
     }
 
     #[test]
-    fn a_proven_score_stays_proven_as_the_node_is_counted() {
-        let blend = Blend { bias: 0.0 };
-        for (proof, value) in [(Proof::Win, f32::MAX), (Proof::Loss, f32::MIN)] {
-            let (mut node, mut score) = RaveStats::new(20.0, 0.5);
-            RaveStats::prove_score(&mut score, proof);
-            node.count(&mut score, true, blend);
-            node.count_rave(&mut score, false, blend);
-            assert_eq!(score, Score { value, explore: 0.0 });
+    fn a_proven_node_scores_beyond_every_other_as_it_is_counted() {
+        for (proof, value) in [(Proof::Win, f32::INFINITY), (Proof::Loss, f32::NEG_INFINITY)] {
+            let mut node = RaveStats::new(20.0, 0.5);
+            node.prove(proof);
+            node.count(true);
+            node.count_rave(false);
+            for bias in [0.0, 1.0] {
+                assert_eq!(node.value(Blend { bias }), value, "{proof:?}, bias {bias}");
+            }
+            assert!(node.exploration().is_finite());
             assert_eq!((node.visits(), node.mean()), (1, 1.0), "the statistics are still counted");
         }
     }

@@ -117,8 +117,8 @@ fn new_nodes_start_from_the_evaluation_of_their_position() {
         let [black, white] = after.legal_both();
         let (mover, to_move) = if after.to_move() == Color::White { (black, white) } else { (white, black) };
         let value = eval::value(&after, mover, to_move, &params);
-        let child = tree(&search).child(NodeId::ROOT, p).unwrap();
-        let prior = tree(&search).child_scores(NodeId::ROOT)[child.index() - 1].value;
+        let child = tree(&search).stats(tree(&search).child(NodeId::ROOT, p).unwrap());
+        let prior = child.sum / child.evidence;
         assert!((prior - (0.5 + 0.5 * (value - 0.5))).abs() < 1e-6, "{p}: {prior} for {value}");
         priors.push(prior);
     }

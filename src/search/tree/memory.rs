@@ -1,15 +1,14 @@
-//! The arena's memory: the three columns of nodes, reserved whole at the cap so they never
+//! The arena's memory: the columns of nodes, reserved whole at the cap so they never
 //! grow past it by doubling, and backed a megabyte ahead of the nodes written.
 
 use super::{Links, Stats, Tree};
 use std::ops::Range;
 
-/// The columns of the nodes: `links[i]`, `stats[i]` and `scores[i]` are node `i`.
+/// The columns of the nodes: `links[i]` and `stats[i]` are node `i`.
 #[derive(Default)]
 pub(super) struct Columns<S: Stats> {
     pub(super) links: Vec<Links>,
     pub(super) stats: Vec<S>,
-    pub(super) scores: Vec<S::Score>,
     /// Nodes whose memory is backed ([`Columns::populate`]).
     populated: usize,
 }
@@ -19,9 +18,8 @@ impl<S: Stats> Columns<S> {
     /// system refuses.
     fn try_reserve(&mut self, nodes: usize) -> bool {
         *self = Columns::default();
-        let granted = self.links.try_reserve_exact(nodes).is_ok()
-            && self.stats.try_reserve_exact(nodes).is_ok()
-            && self.scores.try_reserve_exact(nodes).is_ok();
+        let granted =
+            self.links.try_reserve_exact(nodes).is_ok() && self.stats.try_reserve_exact(nodes).is_ok();
         if !granted {
             *self = Columns::default();
         }
@@ -29,30 +27,26 @@ impl<S: Stats> Columns<S> {
     }
 
     #[inline]
-    pub(super) fn push(&mut self, links: Links, stats: S, score: S::Score) {
+    pub(super) fn push(&mut self, links: Links, stats: S) {
         self.links.push(links);
         self.stats.push(stats);
-        self.scores.push(score);
     }
 
     pub(super) fn truncate(&mut self, len: usize) {
         self.links.truncate(len);
         self.stats.truncate(len);
-        self.scores.truncate(len);
     }
 
     /// Copies the nodes of `from` to `to` onwards, as `slice::copy_within`.
     pub(super) fn copy_within(&mut self, from: Range<usize>, to: usize) {
         self.links.copy_within(from.clone(), to);
-        self.stats.copy_within(from.clone(), to);
-        self.scores.copy_within(from, to);
+        self.stats.copy_within(from, to);
     }
 
     /// Appends copies of the nodes of `from`.
     pub(super) fn extend_from_within(&mut self, from: Range<usize>) {
         self.links.extend_from_within(from.clone());
-        self.stats.extend_from_within(from.clone());
-        self.scores.extend_from_within(from);
+        self.stats.extend_from_within(from);
     }
 
     /// Makes sure the memory of the first `end` nodes is backed, a megabyte of nodes beyond at
@@ -69,7 +63,6 @@ impl<S: Stats> Columns<S> {
         self.populated = to;
         populate(&mut self.links, from..to);
         populate(&mut self.stats, from..to);
-        populate(&mut self.scores, from..to);
     }
 }
 
@@ -82,7 +75,7 @@ fn populate<T>(column: &mut Vec<T>, range: Range<usize>) {
         let base = column.as_mut_ptr() as usize;
         let first = (base + range.start * size_of::<T>()).next_multiple_of(PAGE);
         let last = (base + range.end.min(column.capacity()) * size_of::<T>()) / PAGE * PAGE;
-        if last > first && size_of::<T>() > 0 {
+        if last > first {
             // SAFETY: whole pages inside the column's own allocation, written with zeros by the
             // kernel only where not yet backed; nothing there is read before it is written.
             unsafe {

@@ -1,17 +1,19 @@
 //! The search tree both tree searches grow: an arena of nodes addressed by [`NodeId`], each
 //! node's children one contiguous block. A node is its links (the move that reached it, its
-//! children block, its proof), the search's statistics `S` and the column `S::Score` that
-//! selection reads, each kept in an array of its own so that choosing a child reads nothing
-//! but its siblings' scores. The arena is reserved once at the memory cap (`memory`);
+//! children block, its proof) and the search's statistics `S`, each kept in an array of its
+//! own so that choosing a child reads nothing but its siblings' statistics. The arena is
+//! reserved once at the memory cap (`memory`);
 //! between turns the subtree of the position reached is kept and slid to the front
 //! ([`Tree::set_root`]), so the arena never holds more than its cap.
 
+mod log_table;
 mod memory;
 mod reuse;
 
 use crate::rules::point::{MAX_MOVES, MAX_POSITIONS};
 use crate::rules::{Bitboard, Point, Position};
 use crate::search::engine::Proof;
+pub use log_table::sqrt_ln;
 use memory::Columns;
 
 /// A node's place in its [`Tree`]. Valid until the tree is re-rooted or reset.
@@ -36,19 +38,16 @@ impl NodeId {
 
 /// What a search keeps in each node besides its links.
 pub trait Stats: Copy + Default {
-    /// What selection reads of each child, in a column of its own (`()` for none).
-    type Score: Copy + Default;
-
     /// Simulations through the node.
     fn visits(&self) -> u32;
 
     /// The share of them won by the player who moved into the node.
     fn mean(&self) -> f32;
 
-    /// Records `proof` in a node's score, for searches whose selection reads proofs from
-    /// the scores alone.
+    /// Records `proof` in the statistics too, for searches whose selection reads proofs from
+    /// the statistics alone.
     #[inline]
-    fn prove_score(_score: &mut Self::Score, _proof: Proof) {}
+    fn prove(&mut self, _proof: Proof) {}
 }
 
 /// A node's links: the move that reached it, its children block and its proof.
@@ -93,7 +92,7 @@ pub struct Tree<S: Stats> {
 
 impl<S: Stats> Tree<S> {
     /// Bytes of one node, all columns together.
-    pub const NODE_BYTES: usize = size_of::<Links>() + size_of::<S>() + size_of::<S::Score>();
+    pub const NODE_BYTES: usize = size_of::<Links>() + size_of::<S>();
 
     /// The fewest nodes a tree holds: a path of fully expanded nodes through the game.
     const LEAST: usize = MAX_POSITIONS * (1 + MAX_MOVES);
@@ -144,7 +143,7 @@ impl<S: Stats> Tree<S> {
     /// Clears the tree to a lone root.
     fn reset(&mut self) {
         self.columns.truncate(0);
-        self.columns.push(Links::default(), S::default(), S::Score::default());
+        self.columns.push(Links::default(), S::default());
     }
 
     /// The move that reached `id` (meaningless at the root).
@@ -163,7 +162,7 @@ impl<S: Stats> Tree<S> {
     #[inline]
     pub fn set_proof(&mut self, id: NodeId, proof: Proof) {
         self.columns.links[id.index()].proof = proof;
-        S::prove_score(&mut self.columns.scores[id.index()], proof);
+        self.columns.stats[id.index()].prove(proof);
     }
 
     /// The statistics of `id`.
@@ -172,10 +171,10 @@ impl<S: Stats> Tree<S> {
         &self.columns.stats[id.index()]
     }
 
-    /// The statistics and the score of `id`, to update.
+    /// The statistics of `id`, to update.
     #[inline]
-    pub fn node_mut(&mut self, id: NodeId) -> (&mut S, &mut S::Score) {
-        (&mut self.columns.stats[id.index()], &mut self.columns.scores[id.index()])
+    pub fn stats_mut(&mut self, id: NodeId) -> &mut S {
+        &mut self.columns.stats[id.index()]
     }
 
     /// Whether `id` has children.
@@ -220,12 +219,6 @@ impl<S: Stats> Tree<S> {
         &self.columns.stats[self.child_range(id)]
     }
 
-    /// The scores of `id`'s children, in order.
-    #[inline]
-    pub fn child_scores(&self, id: NodeId) -> &[S::Score] {
-        &self.columns.scores[self.child_range(id)]
-    }
-
     /// The proofs of `id`'s children, in order.
     #[inline]
     pub fn child_proofs(&self, id: NodeId) -> impl Iterator<Item = Proof> + '_ {
@@ -238,17 +231,17 @@ impl<S: Stats> Tree<S> {
         &self.columns.links[self.child_range(id)]
     }
 
-    /// The statistics and scores of `id`'s children, to update.
+    /// The statistics of `id`'s children, to update.
     #[inline]
-    pub fn children_mut(&mut self, id: NodeId) -> (&mut [S], &mut [S::Score]) {
+    pub fn child_stats_mut(&mut self, id: NodeId) -> &mut [S] {
         let range = self.child_range(id);
-        (&mut self.columns.stats[range.clone()], &mut self.columns.scores[range])
+        &mut self.columns.stats[range]
     }
 
     /// Gives `id`, which has no block, the children `moves`, in board order, each with the
-    /// statistics and score `new` gives its move; false, changing nothing, when the arena has
-    /// no room for them.
-    pub fn expand(&mut self, id: NodeId, moves: Bitboard, new: impl Fn(Point) -> (S, S::Score)) -> bool {
+    /// statistics `new` gives its move; false, changing nothing, when the arena has no room
+    /// for them.
+    pub fn expand(&mut self, id: NodeId, moves: Bitboard, new: impl Fn(Point) -> S) -> bool {
         let count = moves.count() as usize;
         if !self.has_room(count) {
             return false;
@@ -256,9 +249,7 @@ impl<S: Stats> Tree<S> {
         let first = self.len() as u32;
         self.columns.populate(self.len() + count);
         for p in moves {
-            let (stats, score) = new(p);
-            let links = Links { mv: p.index() as u8, ..Links::default() };
-            self.columns.push(links, stats, score);
+            self.columns.push(Links { mv: p.index() as u8, ..Links::default() }, new(p));
         }
         let links = &mut self.columns.links[id.index()];
         (links.first, links.slots, links.children) = (first, count as u8, count as u8);
@@ -278,7 +269,7 @@ impl<S: Stats> Tree<S> {
         self.columns.populate(first + size);
         self.columns.extend_from_within(self.child_range(id));
         for &mv in more {
-            self.columns.push(Links { mv, ..Links::default() }, S::default(), S::Score::default());
+            self.columns.push(Links { mv, ..Links::default() }, S::default());
         }
         let links = &mut self.columns.links[id.index()];
         (links.first, links.slots) = (first as u32, size as u8);

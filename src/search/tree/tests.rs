@@ -3,13 +3,11 @@
 use super::*;
 use crate::rules::test_support::play_out;
 
-/// Statistics for the tests: a count and a score column that records proofs.
+/// Statistics for the tests: a count, and a mark of the proofs recorded.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Count(u32);
+struct Count(u32, i8);
 
 impl Stats for Count {
-    type Score = i8;
-
     fn visits(&self) -> u32 {
         self.0
     }
@@ -18,25 +16,17 @@ impl Stats for Count {
         0.5
     }
 
-    fn prove_score(score: &mut i8, proof: Proof) {
-        *score = if proof == Proof::Win { 1 } else { -1 };
+    fn prove(&mut self, proof: Proof) {
+        self.1 = if proof == Proof::Win { 1 } else { -1 };
     }
 }
 
-/// Every node below `id`, depth first: its depth, move, count, score, proof and children.
-fn describe(tree: &Tree<Count>, id: NodeId) -> Vec<(usize, Point, u32, i8, Proof, usize)> {
+/// Every node below `id`, depth first: its depth, move, statistics, proof and children.
+fn describe(tree: &Tree<Count>, id: NodeId) -> Vec<(usize, Point, Count, Proof, usize)> {
     let mut lines = Vec::new();
     let mut stack = vec![(id, 0)];
     while let Some((node, depth)) = stack.pop() {
-        let score = tree.columns.scores[node.index()];
-        lines.push((
-            depth,
-            tree.point(node),
-            tree.stats(node).0,
-            score,
-            tree.proof(node),
-            tree.child_count(node),
-        ));
+        lines.push((depth, tree.point(node), *tree.stats(node), tree.proof(node), tree.child_count(node)));
         stack.extend(tree.children(node).map(|c| (c, depth + 1)));
     }
     lines
@@ -52,12 +42,12 @@ fn fresh() -> Tree<Count> {
 fn rerooting_keeps_the_subtree_with_its_statistics_and_proofs() {
     let mut tree = fresh();
     let moves: Bitboard = Bitboard::FULL.iter().take(5).collect();
-    let count = |p: Point| (Count(p.index() as u32), 0);
+    let count = |p: Point| Count(p.index() as u32, 0);
     assert!(tree.expand(NodeId::ROOT, moves, count));
     let children: Vec<NodeId> = tree.children(NodeId::ROOT).collect();
     // Grow the second and fourth children two levels deep, with distinct counts.
     for (k, &child) in children.iter().enumerate().filter(|(k, _)| k % 2 == 1) {
-        tree.expand(child, moves, |p| (Count((10 * k + p.index()) as u32), 0));
+        tree.expand(child, moves, |p| Count((10 * k + p.index()) as u32, 0));
         let grandchildren: Vec<NodeId> = tree.children(child).collect();
         tree.expand(grandchildren[2], moves, count);
         tree.set_proof(grandchildren[2], Proof::Loss);
@@ -90,7 +80,7 @@ fn grown_blocks_after_their_childrens_blocks_are_kept_too() {
     assert!(tree.grow_block(a, &moves[30..33]));
     tree.add_child(a);
     let a1 = tree.child_at(a, 0);
-    tree.node_mut(a1).0 .0 = 7;
+    tree.stats_mut(a1).0 = 7;
     assert_eq!(tree.slots(a), 5);
     let before = describe(&tree, a);
     tree.reroot(a);
@@ -108,7 +98,7 @@ fn expansion_makes_one_child_per_move_until_the_arena_is_full() {
     let moves = Bitboard::FULL;
     let mut made = 1;
     let mut id = NodeId::ROOT;
-    while tree.expand(id, moves, |_| (Count(0), 0)) {
+    while tree.expand(id, moves, |_| Count(0, 0)) {
         let children: Vec<Point> = tree.children(id).map(|c| tree.point(c)).collect();
         assert_eq!(children, moves.iter().collect::<Vec<_>>());
         made += moves.count() as usize;
@@ -127,12 +117,12 @@ fn the_position_reached_keeps_its_subtree_and_knows_its_last_move() {
     tree.set_root(&start);
     assert_eq!(tree.root_last_move(), None, "a first search does not know the last move");
     let moves = start.legal_moves();
-    tree.expand(NodeId::ROOT, moves, |p| (Count(p.index() as u32), 0));
+    tree.expand(NodeId::ROOT, moves, |p| Count(p.index() as u32, 0));
     let ours = Point::from_xy(6, 6).unwrap();
     let child = tree.child(NodeId::ROOT, ours).unwrap();
     let mut after = start.clone();
     after.play(ours).unwrap();
-    tree.expand(child, after.legal_moves(), |p| (Count(1000 + p.index() as u32), 0));
+    tree.expand(child, after.legal_moves(), |p| Count(1000 + p.index() as u32, 0));
     // Our move and the opponent's reply: the grandchild becomes the root.
     let theirs = Point::from_xy(0, 8).unwrap();
     let mut reached = after.clone();
@@ -143,7 +133,7 @@ fn the_position_reached_keeps_its_subtree_and_knows_its_last_move() {
     assert_eq!(tree.root_last_move(), Some(theirs));
     // The same position again keeps everything; one not reached from it starts afresh but
     // still knows its last move when it follows by a move.
-    tree.expand(NodeId::ROOT, reached.legal_moves(), |_| (Count(1), 0));
+    tree.expand(NodeId::ROOT, reached.legal_moves(), |_| Count(1, 0));
     tree.set_root(&reached);
     assert_eq!(
         (tree.len(), tree.root_last_move()),
