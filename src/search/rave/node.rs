@@ -95,7 +95,7 @@ impl RaveStats {
         (self.evidence - self.visits as f32, self.sum - self.wins)
     }
 
-    /// The blend of the two means (see [`Blend`]); with no bias, `(w + w') / (n + n')`.
+    /// The blend of the two means (see `Blend`); with no bias, `(w + w') / (n + n')`.
     #[inline]
     pub fn value(&self, blend: Blend) -> f32 {
         if blend.bias == 0.0 {

@@ -15,7 +15,7 @@ fn computed(n: u32) -> f32 {
     (n as f32).ln().sqrt()
 }
 
-/// `sqrt(ln n)`: from the table below [`TABLED`], the same values computed above it.
+/// `sqrt(ln n)`: from the table below 2^18, the same values computed above it.
 #[inline]
 pub fn sqrt_ln(n: u32) -> f32 {
     static TABLE: OnceLock<Box<[f32]>> = OnceLock::new();
