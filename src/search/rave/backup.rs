@@ -38,8 +38,17 @@ pub fn backup(
         if tree.has_children(step.id) {
             let won = winner == side;
             let children = tree.child_stats_mut(step.id);
-            for p in (played[side.index()] & step.moves).iter() {
-                children[step.moves.count_below(p) as usize].count_rave(won);
+            // The rank of a move among `moves`, a machine word at a time.
+            let hits = played[side.index()] & step.moves;
+            let words = |set: Bitboard| [set.0 as u64, (set.0 >> 64) as u64];
+            let (moves, mut hits, mut below) = (words(step.moves), words(hits), 0);
+            for word in 0..2 {
+                while hits[word] != 0 {
+                    let rank = below + (moves[word] & ((1 << hits[word].trailing_zeros()) - 1)).count_ones();
+                    hits[word] &= hits[word] - 1;
+                    children[rank as usize].count_rave(won);
+                }
+                below = moves[word].count_ones();
             }
         }
         side = !side;

@@ -6,11 +6,9 @@
 use crate::search::engine::Proof;
 use crate::search::tree::Stats;
 
-/// A node's statistics. Selection reads the first three fields of each child: the sum and
-/// the count of the simulations of both kinds and the square root of the node's own, kept up
-/// to date by each count so that a score costs one division.
+/// A node's statistics, 16 bytes: selection reads four children a cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C)]
+#[repr(C, align(16))]
 pub struct RaveStats {
     /// `w + w'`: the simulations through the node that the mover won, and the simulations
     /// through its parent in which the mover played this node's move later on (all moves as
@@ -19,8 +17,6 @@ pub struct RaveStats {
     pub sum: f32,
     /// `n + n'`: the simulations of both kinds, won or not.
     pub evidence: f32,
-    /// `sqrt(n)`.
-    pub sqrt_visits: f32,
     /// `n`: the simulations through the node.
     pub visits: u32,
     /// `w`: those the mover won.
@@ -79,7 +75,6 @@ impl RaveStats {
         self.wins += won;
         self.sum += won;
         self.evidence += 1.0;
-        self.sqrt_visits = (self.visits as f32).sqrt();
     }
 
     /// Counts a simulation in which the mover played this move later on, won or not.
@@ -116,7 +111,7 @@ impl RaveStats {
     /// evidence grows.
     #[inline]
     pub fn exploration(&self) -> f32 {
-        self.sqrt_visits / self.evidence
+        (self.visits as f32).sqrt() / self.evidence
     }
 }
 

@@ -41,12 +41,12 @@ fn first_best_by(children: &[RaveStats], score: impl Fn(&RaveStats) -> f32) -> u
 /// the lanes compute it, so that both choose alike.
 #[inline]
 fn score(child: &RaveStats, exploration: f32) -> f32 {
-    (child.sum + exploration * child.sqrt_visits) / child.evidence
+    (child.sum + exploration * (child.visits as f32).sqrt()) / child.evidence
 }
 
 /// [`first_best_by`] of [`score`]: on x86-64, eight (with AVX) or four children a lane each
 /// at a time (a lane keeps its first best; the lanes' bests are compared, ties to the lower
-/// index), the rest one by one.
+/// index).
 #[inline]
 fn first_best(children: &[RaveStats], exploration: f32) -> usize {
     #[cfg(target_arch = "x86_64")]
@@ -61,112 +61,97 @@ fn first_best(children: &[RaveStats], exploration: f32) -> usize {
 
 #[cfg(target_arch = "x86_64")]
 mod lanes {
-    use super::{score, RaveStats};
+    use super::RaveStats;
     use std::arch::x86_64::*;
 
-    /// 4-byte fields in a `RaveStats`: a child's fields start `FIELDS` floats after the last's.
-    const FIELDS: usize = size_of::<RaveStats>() / 4;
-
-    /// [`super::first_best`] with SSE2, which every x86-64 processor has; `children` holds at
-    /// least four.
+    /// The starts of the windows of `width` children that cover `len` (at least `width`): one
+    /// every `width`, the last ending at `len`. A child the last window sees twice keeps its
+    /// index, so it changes no lane's first best.
     #[inline]
-    pub(super) fn first_best(children: &[RaveStats], exploration: f32) -> usize {
-        let whole = children.len() / 4 * 4;
-        let (mut best, mut at) = ([f32::NEG_INFINITY; 4], [0i32; 4]);
-        // SAFETY: SSE2 is part of x86-64; each load reads the first 16 bytes of a
-        // `RaveStats` (20 bytes, five 4-byte fields) of `children`, and unaligned loads take
-        // any address.
-        unsafe {
-            let base = children.as_ptr() as *const f32;
-            let exploration = _mm_set1_ps(exploration);
-            let (mut best_score, mut best_at) = (_mm_set1_ps(f32::NEG_INFINITY), _mm_setr_epi32(0, 1, 2, 3));
-            let mut index = _mm_setr_epi32(0, 1, 2, 3);
-            for k in (0..whole).step_by(4) {
-                let mut sum = _mm_loadu_ps(base.add(FIELDS * k));
-                let mut evidence = _mm_loadu_ps(base.add(FIELDS * (k + 1)));
-                let mut sqrt_visits = _mm_loadu_ps(base.add(FIELDS * (k + 2)));
-                let mut rest = _mm_loadu_ps(base.add(FIELDS * (k + 3)));
-                // One child a row: transposed, one field of four children a row.
-                _MM_TRANSPOSE4_PS(&mut sum, &mut evidence, &mut sqrt_visits, &mut rest);
-                let score = _mm_div_ps(_mm_add_ps(sum, _mm_mul_ps(exploration, sqrt_visits)), evidence);
-                let better = _mm_cmpgt_ps(score, best_score);
-                best_score = _mm_or_ps(_mm_and_ps(better, score), _mm_andnot_ps(better, best_score));
-                let better = _mm_castps_si128(better);
-                best_at = _mm_or_si128(_mm_and_si128(better, index), _mm_andnot_si128(better, best_at));
-                index = _mm_add_epi32(index, _mm_set1_epi32(4));
-            }
-            _mm_storeu_ps(best.as_mut_ptr(), best_score);
-            _mm_storeu_si128(at.as_mut_ptr() as *mut __m128i, best_at);
-        }
-        let at = at.map(|i| i as usize);
-        first_of_lanes(children, exploration, &best, &at, whole)
+    fn windows(len: usize, width: usize) -> impl Iterator<Item = usize> {
+        (0..len - width).step_by(width).chain(std::iter::once(len - width))
     }
 
-    /// [`first_best`] eight children at a time, with AVX; `children` holds at least eight.
-    #[target_feature(enable = "avx")]
-    pub(super) unsafe fn first_best_avx(children: &[RaveStats], exploration: f32) -> usize {
-        let whole = children.len() / 8 * 8;
-        let (mut best, mut at) = ([f32::NEG_INFINITY; 8], [0f32; 8]);
-        let base = children.as_ptr() as *const f32;
-        let exploration_lanes = _mm256_set1_ps(exploration);
-        // Indices as floats, exact far beyond a block's 81, as AVX has no integer lanes.
-        let mut index = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
-        let (mut best_score, mut best_at) = (_mm256_set1_ps(f32::NEG_INFINITY), index);
-        for k in (0..whole).step_by(8) {
-            // Children `k + i` and `k + 4 + i` in the halves of row `i`: transposed within each
-            // half, one field of the eight children a row, in order.
-            // SAFETY: each load reads the first 16 bytes of a `RaveStats` of `children`.
-            let row = |i: usize| unsafe {
-                let low = _mm_loadu_ps(base.add(FIELDS * (k + i)));
-                let high = _mm_loadu_ps(base.add(FIELDS * (k + 4 + i)));
-                _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(low), high)
-            };
-            let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
-            let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
-            let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
-            let sum = _mm256_shuffle_ps::<0x44>(t0, t2);
-            let evidence = _mm256_shuffle_ps::<0xee>(t0, t2);
-            let sqrt_visits = _mm256_shuffle_ps::<0x44>(t1, t3);
-            let numerator = _mm256_add_ps(sum, _mm256_mul_ps(exploration_lanes, sqrt_visits));
-            let score = _mm256_div_ps(numerator, evidence);
-            let better = _mm256_cmp_ps::<_CMP_GT_OQ>(score, best_score);
-            best_score = _mm256_blendv_ps(best_score, score, better);
-            best_at = _mm256_blendv_ps(best_at, index, better);
-            index = _mm256_add_ps(index, _mm256_set1_ps(8.0));
-        }
-        // SAFETY: eight lanes into eight floats each.
-        unsafe {
-            _mm256_storeu_ps(best.as_mut_ptr(), best_score);
-            _mm256_storeu_ps(at.as_mut_ptr(), best_at);
-        }
-        let at = at.map(|i| i as usize);
-        first_of_lanes(children, exploration, &best, &at, whole)
-    }
-
-    /// The first of the highest scores: the lanes' first bests `best` at `at` (children
-    /// `..whole`), then the children from `whole` on.
+    /// The lane with the highest score, ties to the lower index: the first best of all.
     #[inline]
-    fn first_of_lanes<const LANES: usize>(
-        children: &[RaveStats],
-        exploration: f32,
-        best: &[f32; LANES],
-        at: &[usize; LANES],
-        whole: usize,
-    ) -> usize {
+    fn first_of_lanes<const LANES: usize>(best: [f32; LANES], at: [i32; LANES]) -> usize {
         let mut winner = 0;
         for lane in 1..LANES {
             if best[lane] > best[winner] || (best[lane] == best[winner] && at[lane] < at[winner]) {
                 winner = lane;
             }
         }
-        let (mut first, mut first_score) = (at[winner], best[winner]);
-        for (i, child) in children.iter().enumerate().skip(whole) {
-            let score = score(child, exploration);
-            if score > first_score {
-                (first, first_score) = (i, score);
+        at[winner] as usize
+    }
+
+    /// [`super::first_best`] with SSE2, which every x86-64 processor has, four children at a
+    /// time; `children` holds at least four.
+    #[inline]
+    pub(super) fn first_best(children: &[RaveStats], exploration: f32) -> usize {
+        let (mut best, mut at) = ([0f32; 4], [0i32; 4]);
+        // SAFETY: SSE2 is part of x86-64; each load reads a `RaveStats` (16 bytes, four 4-byte
+        // fields, aligned) of `children`.
+        unsafe {
+            let base = children.as_ptr() as *const f32;
+            let exploration = _mm_set1_ps(exploration);
+            let (mut best_score, mut best_at) = (_mm_set1_ps(f32::NEG_INFINITY), _mm_setzero_si128());
+            for k in windows(children.len(), 4) {
+                let mut sum = _mm_load_ps(base.add(4 * k));
+                let mut evidence = _mm_load_ps(base.add(4 * (k + 1)));
+                let mut visits = _mm_load_ps(base.add(4 * (k + 2)));
+                let mut wins = _mm_load_ps(base.add(4 * (k + 3)));
+                // One child a row: transposed, one field of four children a row.
+                _MM_TRANSPOSE4_PS(&mut sum, &mut evidence, &mut visits, &mut wins);
+                let sqrt_visits = _mm_sqrt_ps(_mm_cvtepi32_ps(_mm_castps_si128(visits)));
+                let score = _mm_div_ps(_mm_add_ps(sum, _mm_mul_ps(exploration, sqrt_visits)), evidence);
+                let index = _mm_add_epi32(_mm_set1_epi32(k as i32), _mm_setr_epi32(0, 1, 2, 3));
+                let better = _mm_cmpgt_ps(score, best_score);
+                best_score = _mm_or_ps(_mm_and_ps(better, score), _mm_andnot_ps(better, best_score));
+                let better = _mm_castps_si128(better);
+                best_at = _mm_or_si128(_mm_and_si128(better, index), _mm_andnot_si128(better, best_at));
             }
+            _mm_storeu_ps(best.as_mut_ptr(), best_score);
+            _mm_storeu_si128(at.as_mut_ptr() as *mut __m128i, best_at);
         }
-        first
+        first_of_lanes(best, at)
+    }
+
+    /// [`super::first_best`] eight children at a time, with AVX; `children` holds at least eight.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn first_best_avx(children: &[RaveStats], exploration: f32) -> usize {
+        let base = children.as_ptr() as *const f32;
+        let exploration = _mm256_set1_ps(exploration);
+        // Lane `l` holds child `k + ORDER[l]` of the window at `k`, as the transposition below
+        // leaves them; indices as floats, exact far beyond a block's 81, as AVX has no integer
+        // lanes.
+        let order = _mm256_setr_ps(0.0, 2.0, 4.0, 6.0, 1.0, 3.0, 5.0, 7.0);
+        let (mut best_score, mut best_at) = (_mm256_set1_ps(f32::NEG_INFINITY), order);
+        for k in windows(children.len(), 8) {
+            // Children `k + 2i` and `k + 2i + 1` in the halves of row `i`: transposed within
+            // each half, one field of children k, k + 2, k + 4, k + 6 (first half) and of the
+            // others (second half) a row.
+            // SAFETY: each load reads two `RaveStats` (32 bytes) of `children`.
+            let row = |i: usize| unsafe { _mm256_loadu_ps(base.add(4 * (k + 2 * i))) };
+            let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+            let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+            let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+            let sum = _mm256_shuffle_ps::<0x44>(t0, t2);
+            let evidence = _mm256_shuffle_ps::<0xee>(t0, t2);
+            let visits = _mm256_shuffle_ps::<0x44>(t1, t3);
+            let sqrt_visits = _mm256_sqrt_ps(_mm256_cvtepi32_ps(_mm256_castps_si256(visits)));
+            let score = _mm256_div_ps(_mm256_add_ps(sum, _mm256_mul_ps(exploration, sqrt_visits)), evidence);
+            let index = _mm256_add_ps(_mm256_set1_ps(k as f32), order);
+            let better = _mm256_cmp_ps::<_CMP_GT_OQ>(score, best_score);
+            best_score = _mm256_blendv_ps(best_score, score, better);
+            best_at = _mm256_blendv_ps(best_at, index, better);
+        }
+        let (mut best, mut at) = ([0f32; 8], [0i32; 8]);
+        // SAFETY: eight lanes into eight 4-byte values each.
+        unsafe {
+            _mm256_storeu_ps(best.as_mut_ptr(), best_score);
+            _mm256_storeu_si256(at.as_mut_ptr() as *mut __m256i, _mm256_cvttps_epi32(best_at));
+        }
+        first_of_lanes(best, at)
     }
 }
 
