@@ -13,6 +13,7 @@ pub mod policy;
 pub mod rave;
 pub mod time;
 pub mod tree;
+pub mod walk;
 
 pub use endgame::Solver;
 pub use engine::{Budget, Engine, Proof, Report};

@@ -1,7 +1,7 @@
 //! Scoring a new node: by the evaluation, from its parent's position where that is enough, or
 //! proven (no move, a decisive move, the endgame solver's table or a small proof of its own).
 
-use super::walk::Walk;
+use crate::search::walk::Walk;
 use super::Mcts;
 use crate::rules::tactics::{can_be_closed, find_decisive};
 use crate::rules::{Bitboard, Position};

@@ -16,7 +16,6 @@ mod grow;
 mod node;
 mod ordering;
 mod select;
-mod walk;
 
 use crate::rules::point::{INDEX_COUNT, MAX_POSITIONS};
 use crate::rules::{Bitboard, Color, Position};
@@ -29,7 +28,7 @@ pub use node::McStats;
 use ordering::{PointStats, FRESH_HISTORY};
 use select::{Choice, CHOICES, NO_CHOICE};
 use std::collections::HashMap;
-use walk::Walk;
+use crate::search::walk::Walk;
 
 /// Solver nodes of the tree's proofs ([`Params::tree_solve_points`]) after which the clock is
 /// read before the next clock interval ends: a few milliseconds, where 256 iterations that

@@ -2,7 +2,7 @@
 //! and remembered for busy nodes while no other child can have overtaken the one chosen.
 
 use super::node::McStats;
-use super::walk::Walk;
+use crate::search::walk::Walk;
 use super::Mcts;
 use crate::search::engine::Proof;
 use crate::search::tree::{sqrt_ln, Links, NodeId};

@@ -25,6 +25,7 @@ use crate::search::eval::ValueTable;
 use crate::search::params::Params;
 use crate::search::playout::{playout, Outcome, OwnPoint};
 use crate::search::tree::{NodeId, Stats};
+use crate::search::walk::Walk;
 use backup::Step;
 pub use node::RaveStats;
 
@@ -35,6 +36,8 @@ pub struct Rave {
     values: ValueTable,
     /// The nodes of the current descent, from the root down.
     path: Vec<Step>,
+    /// The positions of the last descent, kept for the next (taken during a simulation).
+    walk: Option<Box<Walk>>,
 }
 
 impl Rave {
@@ -44,6 +47,7 @@ impl Rave {
             values: ValueTable::new(&params),
             core: Core::new(params, seed),
             path: Vec::with_capacity(MAX_POSITIONS),
+            walk: None,
         }
     }
 
@@ -60,23 +64,22 @@ impl Rave {
         self.core.solver().mover_proof(position, nodes)
     }
 
-    /// Descends from the root (whose position is `position`) to a leaf, expanding a leaf
-    /// visited often enough, and records the descent in `self.path`; `position` becomes the
-    /// leaf's.
-    fn descend(&mut self, position: &mut Position) {
+    /// Descends from the root to a leaf, expanding a leaf visited often enough, and records
+    /// the descent in `self.path`, whose last node is the leaf; `walk` holds the positions.
+    fn descend(&mut self, walk: &mut Walk) {
         self.path.clear();
         let mut id = NodeId::ROOT;
         loop {
-            let moves = position.legal_moves();
+            let depth = self.path.len();
+            let (position, moves) = walk.at(depth);
             self.path.push(Step { id, moves });
             let tree = &self.core.tree;
             if tree.proof(id).is_known() {
                 return;
             }
             if !tree.has_children(id) {
-                let ready =
-                    id == NodeId::ROOT || tree.stats(id).visits() >= self.core.params.rave_expand_visits;
-                if !ready || !self.expand(id, position, moves, self.path.len() - 1) {
+                let ready = id == NodeId::ROOT || tree.stats(id).visits() >= self.core.params.rave_expand_visits;
+                if !ready || !self.expand(id, position, moves, depth) {
                     return;
                 }
                 if self.core.tree.proof(id).is_known() {
@@ -85,7 +88,7 @@ impl Rave {
                 }
             }
             id = select::best_child(&self.core.tree, id, &self.core.params);
-            position.play_unchecked(self.core.tree.point(id));
+            walk.enter(&self.core.tree, depth + 1, id);
         }
     }
 }
@@ -102,11 +105,16 @@ impl Simulate for Rave {
         &mut self.core
     }
 
+    fn start(&mut self, position: &Position) {
+        self.walk = Some(Box::new(Walk::new(position)));
+    }
+
     /// Descends, expands, plays out and backs up.
     fn simulate(&mut self, root: &Position) {
-        let mut position = root.clone();
-        self.descend(&mut position);
+        let mut walk = self.walk.take().expect("a walk from the start of the search");
+        self.descend(&mut walk);
         let leaf = self.path.last().expect("a descent holds the root").id;
+        let position = walk.at(self.path.len() - 1).0;
         if leaf != NodeId::ROOT && !self.core.tree.proof(leaf).is_known() {
             if let Some(proof) = self.solve_small_endgame(&position) {
                 self.core.tree.set_proof(leaf, proof);
@@ -135,6 +143,7 @@ impl Simulate for Rave {
             outcome.stones
         };
         backup::backup(&mut core.tree, &self.path, root.to_move(), outcome.winner, amaf);
+        self.walk = Some(walk);
     }
 }
 
