@@ -23,6 +23,9 @@ impl Rave {
             tree.set_proof(id, Proof::Win);
             return true;
         }
+        if !tree.has_room(moves.count() as usize) {
+            return false;
+        }
         let params = &self.core.params;
         let prior = params.rave_prior as f32;
         let weight = params.rave_policy_weight;
