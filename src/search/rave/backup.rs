@@ -38,6 +38,7 @@ pub fn backup(
         if tree.has_children(step.id) {
             let won = winner == side;
             let children = tree.child_stats_mut(step.id);
+            debug_assert_eq!(children.len(), step.moves.count() as usize, "a child per legal move");
             // The rank of a move among `moves`, a machine word at a time.
             let hits = played[side.index()] & step.moves;
             let words = |set: Bitboard| [set.0 as u64, (set.0 >> 64) as u64];
@@ -46,7 +47,9 @@ pub fn backup(
                 while hits[word] != 0 {
                     let rank = below + (moves[word] & ((1 << hits[word].trailing_zeros()) - 1)).count_ones();
                     hits[word] &= hits[word] - 1;
-                    children[rank as usize].count_rave(won);
+                    // SAFETY: a hit is one of the node's legal moves, whose children are its legal
+                    // moves in board order, so its rank is below their number.
+                    unsafe { children.get_unchecked_mut(rank as usize) }.count_rave(won);
                 }
                 below = moves[word].count_ones();
             }
