@@ -64,12 +64,19 @@ mod lanes {
     use super::RaveStats;
     use std::arch::x86_64::*;
 
-    /// The starts of the windows of `width` children that cover `len` (at least `width`): one
-    /// every `width`, the last ending at `len`. A child the last window sees twice keeps its
-    /// index, so it changes no lane's first best.
-    #[inline]
-    fn windows(len: usize, width: usize) -> impl Iterator<Item = usize> {
-        (0..len - width).step_by(width).chain(std::iter::once(len - width))
+    /// Calls `window` with the start of each window of `WIDTH` children that covers `len`
+    /// (at least `WIDTH`): one every `WIDTH`, the last ending at `len`. A child the last window
+    /// sees twice keeps its index, so it changes no lane's first best.
+    #[inline(always)]
+    fn windows<const WIDTH: usize>(len: usize, mut window: impl FnMut(usize)) {
+        let mut k = 0;
+        loop {
+            window(k);
+            if k + WIDTH >= len {
+                return;
+            }
+            k = (k + WIDTH).min(len - WIDTH);
+        }
     }
 
     /// The lane with the highest score, ties to the lower index: the first best of all.
@@ -95,7 +102,7 @@ mod lanes {
             let base = children.as_ptr() as *const f32;
             let exploration = _mm_set1_ps(exploration);
             let (mut best_score, mut best_at) = (_mm_set1_ps(f32::NEG_INFINITY), _mm_setzero_si128());
-            for k in windows(children.len(), 4) {
+            windows::<4>(children.len(), |k| {
                 let mut sum = _mm_load_ps(base.add(4 * k));
                 let mut evidence = _mm_load_ps(base.add(4 * (k + 1)));
                 let mut visits = _mm_load_ps(base.add(4 * (k + 2)));
@@ -109,7 +116,7 @@ mod lanes {
                 best_score = _mm_or_ps(_mm_and_ps(better, score), _mm_andnot_ps(better, best_score));
                 let better = _mm_castps_si128(better);
                 best_at = _mm_or_si128(_mm_and_si128(better, index), _mm_andnot_si128(better, best_at));
-            }
+            });
             _mm_storeu_ps(best.as_mut_ptr(), best_score);
             _mm_storeu_si128(at.as_mut_ptr() as *mut __m128i, best_at);
         }
@@ -126,7 +133,7 @@ mod lanes {
         // lanes.
         let order = _mm256_setr_ps(0.0, 2.0, 4.0, 6.0, 1.0, 3.0, 5.0, 7.0);
         let (mut best_score, mut best_at) = (_mm256_set1_ps(f32::NEG_INFINITY), order);
-        for k in windows(children.len(), 8) {
+        windows::<8>(children.len(), |k| {
             // Children `k + 2i` and `k + 2i + 1` in the halves of row `i`: transposed within
             // each half, one field of children k, k + 2, k + 4, k + 6 (first half) and of the
             // others (second half) a row.
@@ -144,7 +151,7 @@ mod lanes {
             let better = _mm256_cmp_ps::<_CMP_GT_OQ>(score, best_score);
             best_score = _mm256_blendv_ps(best_score, score, better);
             best_at = _mm256_blendv_ps(best_at, index, better);
-        }
+        });
         let (mut best, mut at) = ([0f32; 8], [0i32; 8]);
         // SAFETY: eight lanes into eight 4-byte values each.
         unsafe {
