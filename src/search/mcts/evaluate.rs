@@ -1,13 +1,13 @@
 //! Scoring a new node: by the evaluation, from its parent's position where that is enough, or
 //! proven (no move, a decisive move, the endgame solver's table or a small proof of its own).
 
-use crate::search::walk::Walk;
 use super::Mcts;
 use crate::rules::tactics::{can_be_closed, find_decisive};
 use crate::rules::{Bitboard, Position};
 use crate::search::engine::Proof;
 use crate::search::eval;
 use crate::search::tree::NodeId;
+use crate::search::walk::Walk;
 
 /// The value of a proven node for the player who moved into it.
 #[inline]

@@ -24,11 +24,11 @@ use crate::search::engine::Proof;
 use crate::search::eval;
 use crate::search::params::Params;
 use crate::search::tree::NodeId;
+use crate::search::walk::Walk;
 pub use node::McStats;
 use ordering::{PointStats, FRESH_HISTORY};
 use select::{Choice, CHOICES, NO_CHOICE};
 use std::collections::HashMap;
-use crate::search::walk::Walk;
 
 /// Solver nodes of the tree's proofs ([`Params::tree_solve_points`]) after which the clock is
 /// read before the next clock interval ends: a few milliseconds, where 256 iterations that

@@ -2,10 +2,10 @@
 //! and remembered for busy nodes while no other child can have overtaken the one chosen.
 
 use super::node::McStats;
-use crate::search::walk::Walk;
 use super::Mcts;
 use crate::search::engine::Proof;
 use crate::search::tree::{sqrt_ln, Links, NodeId};
+use crate::search::walk::Walk;
 
 /// The UCB score of a tried child: its mean plus `explore` times `1 / sqrt(visits)`; -1, below
 /// every other score, when it is proven lost.

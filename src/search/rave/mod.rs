@@ -78,7 +78,8 @@ impl Rave {
                 return;
             }
             if !tree.has_children(id) {
-                let ready = id == NodeId::ROOT || tree.stats(id).visits() >= self.core.params.rave_expand_visits;
+                let ready =
+                    id == NodeId::ROOT || tree.stats(id).visits() >= self.core.params.rave_expand_visits;
                 if !ready || !self.expand(id, position, moves, depth) {
                     return;
                 }
@@ -116,7 +117,7 @@ impl Simulate for Rave {
         let leaf = self.path.last().expect("a descent holds the root").id;
         let position = walk.at(self.path.len() - 1).0;
         if leaf != NodeId::ROOT && !self.core.tree.proof(leaf).is_known() {
-            if let Some(proof) = self.solve_small_endgame(&position) {
+            if let Some(proof) = self.solve_small_endgame(position) {
                 self.core.tree.set_proof(leaf, proof);
                 proofs::prove_up(&mut self.core.tree, &self.path);
             }
@@ -126,7 +127,7 @@ impl Simulate for Rave {
             // A proven node's result needs no playout; its stones are those on the board.
             Proof::Unknown => {
                 let clock = core.leaf_clock.start();
-                let outcome = playout(&position, &mut core.rng, OwnPoint::of(&core.params));
+                let outcome = playout(position, &mut core.rng, OwnPoint::of(&core.params));
                 core.leaf_clock.stop(clock);
                 outcome
             }
