@@ -5,7 +5,7 @@ use std::time::Instant;
 
 /// The whole command line.
 #[derive(Parser, Debug)]
-#[command(name = "nogo", version, about = "9x9 NoGo engine and Botzone bot", long_about = None)]
+#[command(name = "nogo", version, about = "9x9 NoGo engine and Botzone bot", long_about = LONG_ABOUT)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     /// The tool to run; none for the bot.
@@ -16,22 +16,31 @@ pub struct Cli {
     pub bot: crate::protocols::botzone::Options,
 }
 
+/// What `nogo --help` says the program is: the bot without a subcommand, the tools with one.
+const LONG_ABOUT: &str = "9x9 NoGo engine and Botzone bot.
+
+Without a subcommand nogo is the Botzone bot: it reads a request on stdin, in Botzone's JSON or \
+simplified text protocol, answers on stdout and keeps running for the next turn. The \
+subcommands are the tools.";
+
 /// The subcommands: the tools.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Search fixed positions for a fixed number of iterations; print the signature and speed.
     Bench {
-        /// Iterations per position.
-        #[arg(long, default_value_t = crate::tools::bench::DEFAULT_NODES)]
+        /// Iterations per position, at least 1.
+        #[arg(long, value_name = "N", default_value_t = crate::tools::bench::DEFAULT_NODES,
+              value_parser = crate::engines::parse_count, allow_negative_numbers = true)]
         nodes: u64,
         /// The search to time.
         #[arg(long, value_enum, default_value_t = crate::tools::bench::BenchEngine::Rave)]
         engine: crate::tools::bench::BenchEngine,
         /// Time this many playouts from the empty board instead (the playout policy alone, no
         /// tree); print black's wins and the playouts a second.
-        #[arg(long, value_name = "N", conflicts_with_all = ["nodes", "engine"])]
+        #[arg(long, value_name = "N", conflicts_with_all = ["nodes", "engine"],
+              value_parser = crate::engines::parse_count, allow_negative_numbers = true)]
         playouts: Option<u64>,
-        /// The search's tunables (`--set`).
+        /// The search's tunables (--set).
         #[command(flatten)]
         search: crate::engines::SearchSettings,
     },

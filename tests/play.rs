@@ -25,6 +25,8 @@ impl Session {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
+            // The pipe alone keeps the output plain, whatever the environment says.
+            .env_remove("NO_COLOR")
             .spawn()
             .expect("the binary starts");
         let stdin = child.stdin.take();
@@ -34,7 +36,8 @@ impl Session {
         (session, first)
     }
 
-    /// Output up to the next prompt (or the end of output).
+    /// Output up to the next prompt (or the end of output), checked to be plain text: stdout
+    /// is a pipe, so no colour.
     fn read_to_prompt(&mut self) -> String {
         let mut out = Vec::new();
         let mut byte = [0u8];
@@ -44,6 +47,7 @@ impl Session {
             }
             out.push(byte[0]);
         }
+        assert!(!out.contains(&0x1b), "no ANSI escapes into a pipe: {}", String::from_utf8_lossy(&out));
         String::from_utf8(out).unwrap()
     }
 
@@ -91,6 +95,7 @@ fn illegal_moves_hint_undo_and_end_of_input() {
     let out = s.send("E5");
     assert!(out.starts_with("E5\n"), "scripted input is echoed: {out}");
     let reply = bot_move(&out);
+    assert!(out.contains("300 iterations)\n"), "no time when --nodes alone bounds the search: {out}");
     let mut position = Position::from_moves(["E5".parse().unwrap(), reply]).unwrap();
     assert!(out.contains(&format!("last white {reply}")));
     assert!(out.contains("(O)"), "the last move is marked: {out}");
@@ -218,12 +223,13 @@ fn the_person_wins_and_the_end_is_announced() {
     s.send(&format!("load {}", path.display()));
     let winning = moves[moves.len() - 1];
     let out = s.send(&winning.to_string());
-    assert!(out.contains("Game over: black wins, white has no legal move. You win!"), "{out}");
-    assert!(out
-        .contains(&format!("game over: black wins, white has no legal move, {} moves played", moves.len())));
+    let verdict = format!("H J\nYou won: nogo (white) has no legal move after {} moves.\n", moves.len());
+    assert!(out.contains(&verdict), "the board, then the verdict: {out}");
+    assert_eq!(out.matches("no legal move").count(), 1, "the end is announced once: {out}");
+    assert!(!out.contains("wins"), "{out}");
     assert!(out.ends_with("Game over (undo, new, save FILE, load FILE, quit): "));
     assert!(s.send("hint").contains("The game is over"));
-    assert!(s.send("E5").contains("The game is over: black won."));
+    assert!(s.send("E5").contains("The game is over: you won."));
 
     let saved = temp_file("person-wins-saved.sgf");
     s.send(&format!("save {}", saved.display()));
@@ -250,7 +256,11 @@ fn the_bot_wins_and_the_end_is_announced() {
     let mut position = Position::from_moves(moves[..moves.len() - 1].iter().copied()).unwrap();
     position.play(win).unwrap();
     assert!(position.is_terminal());
-    assert!(out.contains("Game over: black wins, white has no legal move. nogo wins."), "{out}");
+    let verdict = format!("You lost: you (white) have no legal move after {} moves.", moves.len());
+    assert!(out.contains(&verdict), "{out}");
+    assert_eq!(out.matches("no legal move").count(), 1, "the end is announced once: {out}");
+    assert!(s.send("board").contains(&verdict), "the board at the end comes with the verdict");
+    assert!(s.send("E5").contains("The game is over: nogo won."));
     let out = s.send("new");
     assert!(out.contains("New game."));
     bot_move(&out);

@@ -9,9 +9,10 @@ pub mod seed;
 
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::Mcts;
-use crate::search::params::{parse_setting, Params};
+use crate::search::params::{parse_setting, tunables_table, Params};
 use crate::search::rave::Rave;
 use crate::search::time;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// The built-in engines.
@@ -64,13 +65,14 @@ pub fn create_with_params(kind: EngineKind, seed: u64, params: Params) -> Box<dy
 /// The engine options shared by the bot, `nogo gtp` and `nogo play`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Thinking time per move in seconds [default: 1, the Botzone bot's first turn 2; none
-    /// when only --nodes is given]. A controller's limits take precedence: GTP's
-    /// time_settings/time_left, Botzone's time_limit.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    /// Thinking time per move in seconds, above 0 and at most 86400 [default: 1, the Botzone
+    /// bot's first turn 2; none when only --nodes is given]. A controller's limits take
+    /// precedence: GTP's time_settings/time_left, Botzone's time_limit.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time: Option<f64>,
-    /// Iterations per move; with no time given, the only limit, so moves are reproducible.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Iterations per move, at least 1; with no time given, the only limit, so moves are
+    /// reproducible.
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
     pub nodes: Option<u64>,
     /// Seed of the engine's random choices.
     #[arg(long, default_value_t = 0)]
@@ -78,7 +80,7 @@ pub struct EngineArgs {
     /// The engine that chooses the moves.
     #[arg(long, value_enum, default_value_t = EngineKind::Rave)]
     pub engine: EngineKind,
-    /// The search's tunables (`--set`).
+    /// The search's tunables (--set).
     #[command(flatten)]
     pub search: SearchSettings,
 }
@@ -87,9 +89,13 @@ pub struct EngineArgs {
 /// (the bot, `gtp`, `play`, `bench`, `selfplay`) takes them the same way.
 #[derive(clap::Args, Debug, Clone, Default, PartialEq)]
 pub struct SearchSettings {
-    /// Set a tunable of the search (`NAME=VALUE`, the names of `nogo::Params::TUNABLES`);
-    /// repeatable. `--set policy_depth=0 --set policy_visits=0` leaves the policy network out.
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
+    /// Set a tunable of the search, NAME=VALUE (repeatable); --set help lists every tunable
+    /// with its default, range and meaning.
+    ///
+    /// For example --set rave_exploration=0.3 widens the exploration of the default engine,
+    /// rave; with --engine mcts, --set policy_depth=0 --set policy_visits=0 leaves the policy
+    /// network out.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set_argument)]
     pub settings: Vec<(String, f64)>,
 }
 
@@ -100,13 +106,35 @@ impl SearchSettings {
     }
 }
 
-/// A thinking time per move: a positive number of seconds, at most [`time::MAX_MOVE_SECONDS`].
+/// A `--set` argument: a setting ([`parse_setting`]), or `help`, which prints the tunables'
+/// table on stdout and exits with success, as `--help` does.
+fn parse_set_argument(argument: &str) -> Result<(String, f64), String> {
+    if argument == "help" {
+        let mut out = std::io::stdout().lock();
+        // A reader that stops early (`| head`) is not an error.
+        let _ = out.write_all(tunables_table().as_bytes()).and_then(|()| out.flush());
+        std::process::exit(0);
+    }
+    parse_setting(argument)
+}
+
+/// A thinking time per move: a number of seconds above 0 and at most
+/// [`time::MAX_MOVE_SECONDS`].
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v > 0.0 && v <= time::MAX_MOVE_SECONDS => Ok(v),
-        _ => {
-            Err(format!("'{s}' is not a number of seconds between 0 and {} (a day)", time::MAX_MOVE_SECONDS))
-        }
+        _ => Err(format!(
+            "'{s}' is not a number of seconds above 0 and at most {} (a day)",
+            time::MAX_MOVE_SECONDS
+        )),
+    }
+}
+
+/// A number of iterations or playouts: a whole number, at least 1.
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(count) if count >= 1 => Ok(count),
+        _ => Err(format!("'{s}' is not a whole number of at least 1")),
     }
 }
 
@@ -199,6 +227,23 @@ mod tests {
             assert!(position.legal_moves().has(report.best), "{}", kind.name());
             // Generous: the machine running the tests may be loaded.
             assert!(elapsed < limit * 10, "{} took {elapsed:?} for a {limit:?} budget", kind.name());
+        }
+    }
+
+    #[test]
+    fn times_and_counts_take_what_their_messages_say() {
+        assert_eq!(parse_seconds("86400"), Ok(86_400.0));
+        assert_eq!(parse_seconds(" 0.001 "), Ok(0.001));
+        for refused in ["0", "-0.5", "86400.5", "nan", "inf", "soon"] {
+            let error = parse_seconds(refused).unwrap_err();
+            assert_eq!(
+                error,
+                format!("'{refused}' is not a number of seconds above 0 and at most 86400 (a day)")
+            );
+        }
+        assert_eq!(parse_count("1"), Ok(1));
+        for refused in ["0", "-1", "1.5", "many"] {
+            assert_eq!(parse_count(refused), Err(format!("'{refused}' is not a whole number of at least 1")));
         }
     }
 

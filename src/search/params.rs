@@ -60,7 +60,7 @@ macro_rules! tunables {
             pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
                 let tunable = Params::tunable(name).ok_or_else(|| format!("unknown parameter {name}"))?;
                 if !(tunable.min..=tunable.max).contains(&value) {
-                    return Err(format!("{name} = {value} is outside its range {}..={}", tunable.min, tunable.max));
+                    return Err(format!("{name} = {value} is outside its range, {} to {}", tunable.min, tunable.max));
                 }
                 match name {
                     $(stringify!($name) => self.$name = value as $ty,)*
@@ -82,7 +82,7 @@ macro_rules! tunables {
 
 tunables! {
     exploration: f32 = 0.1, 0.02..=1.5,
-        "UCB exploration constant `c` in `mean + c * sqrt(ln N / n)` (values are in [0, 1]).";
+        "The evaluation search's UCB exploration constant `c` in `mean + c * sqrt(ln N / n)` (values are in [0, 1]).";
     eval_slope: f32 = 0.4, 0.05..=2.0,
         "Slope of the logistic that squashes the evaluation's score into a win probability.";
     endgame_points: u32 = 22, 0..=40,
@@ -90,9 +90,9 @@ tunables! {
     endgame_share: f32 = 0.5, 0.1..=0.9,
         "Share of the turn's budget the endgame solver may use before the tree search takes over.";
     widening: f32 = 0.7, 0.25..=8.0,
-        "Progressive widening: a node visited n times may have ceil(widening * sqrt(n)) children.";
+        "The evaluation search's progressive widening: a node visited n times may have ceil(widening * sqrt(n)) children.";
     last_move_radius: u32 = 2, 0..=4,
-        "Children within this many steps of the last move are tried first among equal mobilities.";
+        "In the evaluation search, children within this many steps of the last move are tried first among equal mobilities.";
     eye_weight: f32 = 0.4, 0.0..=2.0,
         "Points of mobility an eye of difference is worth in the evaluation, late in the game.";
     eye_points: u32 = 40, 0..=81,
@@ -100,13 +100,13 @@ tunables! {
     eval_tempo: f32 = 1.0, -2.0..=3.0,
         "Points of mobility the next move is worth to the side to move, in the evaluation.";
     tree_solve_points: u32 = 10, 0..=22,
-        "New tree nodes with at most this many live points are proven by the solver (0: never).";
+        "New nodes of the evaluation search with at most this many live points are proven by the solver (0: never).";
     tree_solve_nodes: u32 = 500, 10..=100_000,
         "The solver's node budget for each of the tree's proofs.";
     policy_depth: u32 = 2, 0..=8,
         "Nodes fewer than this many moves below the root order their children by the policy network.";
     policy_visits: u32 = 30, 0..=1_000_000,
-        "Nodes visited at least this many times order their new children by the policy network (0: never).";
+        "Nodes of the evaluation search visited at least this many times order their new children by the policy network (0: never).";
     rave_exploration: f32 = 0.25, 0.0..=1.0,
         "The playout search's exploration constant `c` in `c * sqrt(ln N * n) / (n + n')`.";
     rave_bias: f32 = 0.0, 0.0..=1.0,
@@ -143,12 +143,30 @@ impl Params {
 }
 
 /// A `NAME=VALUE` setting of a tunable (the command lines' `--set`), checked against its name
-/// and range.
+/// and range; the errors point to `--set help`, which lists the names.
 pub fn parse_setting(setting: &str) -> Result<(String, f64), String> {
-    let (name, value) = setting.split_once('=').ok_or("expected NAME=VALUE")?;
+    let (name, value) = setting.split_once('=').ok_or("expected NAME=VALUE (--set help lists the names)")?;
+    if Params::tunable(name).is_none() {
+        return Err(format!("unknown parameter {name} (--set help lists the names)"));
+    }
     let value: f64 = value.parse().map_err(|_| format!("{value} is not a number"))?;
     Params::default().set(name, value)?;
     Ok((name.to_string(), value))
+}
+
+/// The table `--set help` prints: every tunable with its default, range and meaning, one a line.
+pub fn tunables_table() -> String {
+    let mut table = String::from(
+        "Tunables of the search, set with --set NAME=VALUE (repeatable; whole-number ones round down):\n",
+    );
+    let row = |name: &str, default: &str, range: &str, doc: &str| {
+        format!("{name:<18}  {default:>7}  {range:<12}  {doc}\n")
+    };
+    table += &row("NAME", "DEFAULT", "RANGE", "MEANING");
+    for t in Params::TUNABLES {
+        table += &row(t.name, &t.default.to_string(), &format!("{} to {}", t.min, t.max), t.doc);
+    }
+    table
 }
 
 #[cfg(test)]
@@ -186,5 +204,23 @@ mod tests {
         assert!(params.set("endgame_points", -1.0).is_err());
         assert!(params.set("endgame_points", f64::NAN).is_err());
         assert_eq!(params, Params::default());
+    }
+
+    #[test]
+    fn settings_name_their_fault_and_the_table_lists_every_tunable() {
+        assert_eq!(parse_setting("widening=2"), Ok(("widening".to_string(), 2.0)));
+        assert!(parse_setting("foo=1").unwrap_err().contains("unknown parameter foo (--set help lists"));
+        assert!(parse_setting("foo").unwrap_err().contains("--set help lists"));
+        assert!(parse_setting("widening=100").unwrap_err().contains("outside its range, 0.25 to 8"));
+        let table = tunables_table();
+        let rows: Vec<&str> = table.lines().skip(2).collect();
+        assert_eq!(rows.len(), Params::TUNABLES.len(), "{table}");
+        for (row, tunable) in rows.iter().zip(Params::TUNABLES) {
+            let words: Vec<&str> = row.split_whitespace().collect();
+            let range = format!("{} to {}", tunable.min, tunable.max);
+            assert_eq!(words[..2], [tunable.name, &tunable.default.to_string()], "{row}");
+            assert_eq!(words[2..5].join(" "), range, "{row}");
+            assert!(row.ends_with(tunable.doc), "{row}");
+        }
     }
 }

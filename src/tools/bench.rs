@@ -89,9 +89,9 @@ pub fn position(text: &str) -> Position {
 /// The searches the bench times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BenchEngine {
-    /// The evaluation search ([`Mcts`]): iterations are tree nodes scored.
+    /// The evaluation search: iterations are tree nodes scored.
     Mcts,
-    /// The playout search ([`Rave`]): iterations are playouts.
+    /// The playout search, the bot's default: iterations are playouts.
     Rave,
 }
 

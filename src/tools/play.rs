@@ -2,7 +2,8 @@
 //!
 //! Lines are read from stdin, so a game can be scripted (`nogo play < moves.txt`); when stdin
 //! is not a terminal each line read is echoed after its prompt, so the transcript reads like a
-//! session. End of input ends the program cleanly.
+//! session. End of input ends the program cleanly. The board is drawn in colour (ANSI) only
+//! when stdout is a terminal and `NO_COLOR` is not set, so piped transcripts are plain text.
 
 use crate::engines::{parse_seconds, EngineArgs};
 use crate::protocols::sgf::GameRecord;
@@ -39,11 +40,40 @@ Commands:
   quit       leave (end of input does too)
   help       this text";
 
+/// What the terminal allows.
+#[derive(Clone, Copy, Debug)]
+pub struct Terminal {
+    /// Input is typed by a person: ask what the options leave open, and do not echo.
+    pub interactive: bool,
+    /// Output shows ANSI colours.
+    pub colour: bool,
+}
+
+/// ANSI styles: black's stones, white's, empty points, the last move (added to its stone's),
+/// the hint, a win and a loss.
+const BLACK_STYLE: &str = "1;33";
+const WHITE_STYLE: &str = "1;36";
+const EMPTY_STYLE: &str = "2";
+const LAST_MOVE_STYLE: &str = "7";
+const HINT_STYLE: &str = "1;32";
+const WIN_STYLE: &str = "1;32";
+const LOSS_STYLE: &str = "1;31";
+
+/// Whether output in colour is wanted: stdout is a terminal and `NO_COLOR` is unset or empty
+/// (<https://no-color.org>).
+fn colour_wanted(stdout_is_terminal: bool, no_color: Option<std::ffi::OsString>) -> bool {
+    stdout_is_terminal && no_color.is_none_or(|value| value.is_empty())
+}
+
 /// Runs a game on stdin and stdout; the exit code.
 pub fn run(args: PlayArgs) -> i32 {
     let stdin = io::stdin();
-    let interactive = stdin.is_terminal();
-    let result = play(args, &mut stdin.lock(), &mut io::stdout().lock(), interactive);
+    let stdout = io::stdout();
+    let terminal = Terminal {
+        interactive: stdin.is_terminal(),
+        colour: colour_wanted(stdout.is_terminal(), std::env::var_os("NO_COLOR")),
+    };
+    let result = play(args, &mut stdin.lock(), &mut stdout.lock(), terminal);
     match result {
         Ok(()) => 0,
         // stdout closed under us (`nogo play | head`): nothing more can be shown.
@@ -66,30 +96,32 @@ struct Session<'a, R: BufRead, W: Write> {
     out: &'a mut W,
     /// Echo input lines after their prompt (input is not a terminal, so it did not show).
     echo: bool,
+    /// Draw in ANSI colours.
+    colour: bool,
     args: EngineArgs,
     engine: Box<dyn Engine>,
     game: Game,
     person: Color,
 }
 
-/// Plays a game reading `input` and writing `out`; asks what the options leave open when
-/// `interactive`.
+/// Plays a game reading `input` and writing `out`, as `terminal` allows.
 pub fn play<R: BufRead, W: Write>(
     args: PlayArgs,
     input: &mut R,
     out: &mut W,
-    interactive: bool,
+    terminal: Terminal,
 ) -> io::Result<()> {
     let mut session = Session {
         input,
         out,
-        echo: !interactive,
+        echo: !terminal.interactive,
+        colour: terminal.colour,
         engine: args.engine.create(),
         args: args.engine,
         game: Game::new(),
         person: args.colour.unwrap_or(Color::Black),
     };
-    if interactive && !session.ask_settings(args.colour.is_none())? {
+    if terminal.interactive && !session.ask_settings(args.colour.is_none())? {
         return Ok(());
     }
     writeln!(
@@ -174,37 +206,91 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         self.game.result().is_none() && self.game.position().to_move() != self.person
     }
 
-    fn show_board(&mut self) -> io::Result<()> {
-        writeln!(self.out, "{}", self.game.diagram())
+    /// `text` in the ANSI `style` when drawing in colour, else as it is.
+    fn paint(&self, style: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{style}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
     }
 
-    /// Announces the end of the game, if it is over.
-    fn announce_result(&mut self) -> io::Result<()> {
-        if let Some(result) = self.game.result() {
-            let verdict = if result.winner == self.person { "You win!" } else { "nogo wins." };
-            writeln!(self.out, "Game over: {} wins, {}. {verdict}", result.winner, result.reason)?;
+    /// Draws the board with the side to move, or, once the game is over, with who won: the
+    /// one announcement of the end.
+    fn show_board(&mut self) -> io::Result<()> {
+        let Some(result) = self.game.result() else {
+            let diagram = self.paint_board(&self.game.diagram());
+            return writeln!(self.out, "{diagram}");
+        };
+        let board = self.paint_board(&self.game.position().diagram(self.game.last_move()));
+        let moves = self.game.moves().len();
+        let loser = !result.winner;
+        let verdict = if result.winner == self.person {
+            self.paint(WIN_STYLE, &format!("You won: nogo ({loser}) has no legal move after {moves} moves."))
+        } else {
+            self.paint(
+                LOSS_STYLE,
+                &format!("You lost: you ({loser}) have no legal move after {moves} moves."),
+            )
+        };
+        writeln!(self.out, "{board}\n{verdict}")
+    }
+
+    /// A diagram with its stones, empty points and last move painted (as it is without colour).
+    fn paint_board(&self, diagram: &str) -> String {
+        if !self.colour {
+            return diagram.to_string();
         }
-        Ok(())
+        let mut painted = String::with_capacity(diagram.len() * 4);
+        for line in diagram.split_inclusive('\n') {
+            // Only the rows, which start with their number, hold points.
+            if !line.starts_with(|c: char| c.is_ascii_digit()) {
+                painted += line;
+                continue;
+            }
+            let mut last_move = false;
+            for c in line.chars() {
+                let style = match c {
+                    'X' => BLACK_STYLE,
+                    'O' => WHITE_STYLE,
+                    '.' => EMPTY_STYLE,
+                    _ => {
+                        // The last move's stone is the one after the opening parenthesis.
+                        last_move = c == '(';
+                        painted.push(c);
+                        continue;
+                    }
+                };
+                let style = if last_move { format!("{style};{LAST_MOVE_STYLE}") } else { style.to_string() };
+                painted += &self.paint(&style, &c.to_string());
+            }
+        }
+        painted
     }
 
     fn bot_move(&mut self) -> io::Result<()> {
         let position = self.game.position().clone();
-        let report = self.engine.think(&position, &self.args.move_budget(Instant::now()));
+        let budget = self.args.move_budget(Instant::now());
+        let report = self.engine.think(&position, &budget);
         if let Err(e) = self.game.play(report.best) {
             // The engines promise legal moves; should one break it, say so rather than crash.
             writeln!(self.out, "nogo chose the illegal move {}: {e}. Please report this.", report.best)?;
             return Ok(());
         }
+        // Without a deadline (--nodes alone) the time says nothing of the search and would
+        // make transcripts differ from run to run.
+        let took = match budget.deadline {
+            Some(_) => format!(" in {:.2} s", report.elapsed.as_secs_f64()),
+            None => String::new(),
+        };
         writeln!(
             self.out,
-            "nogo plays {} (its win estimate {:.0}%, {} iterations in {:.2} s)",
+            "nogo plays {} (its win estimate {:.0}%, {} iterations{took})",
             report.best,
             100.0 * report.win_rate,
             report.iterations,
-            report.elapsed.as_secs_f64()
         )?;
-        self.show_board()?;
-        self.announce_result()
+        self.show_board()
     }
 
     fn handle(&mut self, line: &str) -> io::Result<Next> {
@@ -241,14 +327,13 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
 
     fn person_move(&mut self, p: Point) -> io::Result<()> {
         if let Some(result) = self.game.result() {
-            return writeln!(self.out, "The game is over: {} won. Type new to play again.", result.winner);
+            let who = if result.winner == self.person { "you" } else { "nogo" };
+            return writeln!(self.out, "The game is over: {who} won. Type new to play again.");
         }
         match self.game.play(p) {
             Err(e) => writeln!(self.out, "Illegal move {p}: {e}."),
-            Ok(()) if self.game.result().is_some() => {
-                self.show_board()?;
-                self.announce_result()
-            }
+            // The bot has no reply to show the board with: show the end here.
+            Ok(()) if self.game.result().is_some() => self.show_board(),
             Ok(()) => Ok(()),
         }
     }
@@ -279,7 +364,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
         writeln!(
             self.out,
             "Hint: {} (your win estimate {:.0}%; in Botzone coordinates {} {})",
-            report.best,
+            self.paint(HINT_STYLE, &report.best.to_string()),
             100.0 * report.win_rate,
             report.best.x(),
             report.best.y()
@@ -308,8 +393,7 @@ impl<R: BufRead, W: Write> Session<'_, R, W> {
                 self.game = game;
                 self.engine.new_game();
                 writeln!(self.out, "Loaded {} moves from {file}.", self.game.moves().len())?;
-                self.show_board()?;
-                self.announce_result()
+                self.show_board()
             }
             Err(e) => writeln!(self.out, "Cannot load {file}: {e}."),
         }
@@ -344,6 +428,8 @@ mod tests {
     use super::*;
     use crate::engines::{EngineKind, SearchSettings};
 
+    const AT_A_TERMINAL: Terminal = Terminal { interactive: true, colour: false };
+
     #[test]
     fn moves_in_both_notations() {
         let e5 = Point::from_xy(4, 4).unwrap();
@@ -373,10 +459,11 @@ mod tests {
         };
         let mut input: &[u8] = b"purple\nw\nsoon\n1e300\n0.02\nquit\n";
         let mut out = Vec::new();
-        play(args, &mut input, &mut out, true).unwrap();
+        play(args, &mut input, &mut out, AT_A_TERMINAL).unwrap();
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains("Please answer black or white"), "{out}");
-        assert_eq!(out.matches("is not a number of seconds").count(), 2, "{out}");
+        assert!(out.contains("'soon' is not a number of seconds above 0 and at most 86400"), "{out}");
+        assert!(out.contains("'1e300' is not a number of seconds"), "{out}");
         assert!(out.contains("you are white, nogo is black (mcts, 0.02 s per move)"), "{out}");
         assert!(out.contains("nogo plays "), "the bot opens for black: {out}");
         assert!(!out.contains("purple\n"), "a terminal shows what is typed: no echo");
@@ -397,13 +484,59 @@ mod tests {
         };
         let mut input: &[u8] = b"\n";
         let mut out = Vec::new();
-        play(args.clone(), &mut input, &mut out, true).unwrap();
+        play(args.clone(), &mut input, &mut out, AT_A_TERMINAL).unwrap();
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains("you are black, nogo is white (random, 10 iterations per move)"), "{out}");
         assert!(!out.contains("thinking time"), "--nodes settles the budget: {out}");
         let mut nothing: &[u8] = b"";
         let mut out = Vec::new();
-        play(args, &mut nothing, &mut out, true).unwrap();
+        play(args, &mut nothing, &mut out, AT_A_TERMINAL).unwrap();
         assert!(!String::from_utf8(out).unwrap().contains("NoGo 9x9"), "no input, no game");
+    }
+
+    #[test]
+    fn colour_needs_a_terminal_and_no_no_color() {
+        assert!(colour_wanted(true, None));
+        assert!(colour_wanted(true, Some("".into())), "an empty NO_COLOR counts as unset");
+        assert!(!colour_wanted(true, Some("1".into())));
+        assert!(!colour_wanted(false, None));
+    }
+
+    /// `text` without its ANSI styles.
+    fn without_styles(text: &str) -> String {
+        let mut plain = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("\x1b[") {
+            plain += &rest[..at];
+            rest = &rest[at..][rest[at..].find('m').unwrap() + 1..];
+        }
+        plain + rest
+    }
+
+    #[test]
+    fn colour_paints_stones_and_the_last_move_and_changes_no_text() {
+        let args = PlayArgs {
+            colour: Some(Color::Black),
+            engine: EngineArgs {
+                time: None,
+                nodes: Some(10),
+                seed: 4,
+                engine: EngineKind::Random,
+                search: SearchSettings::default(),
+            },
+        };
+        let transcript = |colour: bool| {
+            let mut input: &[u8] = b"E5\nhint\nquit\n";
+            let mut out = Vec::new();
+            play(args.clone(), &mut input, &mut out, Terminal { interactive: false, colour }).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let (plain, painted) = (transcript(false), transcript(true));
+        assert!(!plain.contains('\x1b'), "{plain}");
+        assert_eq!(without_styles(&painted), plain);
+        let row5 = painted.lines().filter(|l| l.starts_with("5 ")).nth(1).unwrap();
+        assert!(row5.contains("\x1b[1;33mX\x1b[0m"), "black's E5: {row5}");
+        assert_eq!(painted.matches(";7mO").count(), 1, "white's reply is the last move: {painted}");
+        assert!(painted.contains("Hint: \x1b[1;32m"), "{painted}");
     }
 }

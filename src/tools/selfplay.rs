@@ -27,7 +27,7 @@ pub struct SelfplayArgs {
     /// Games to play (the whole set, before --shard).
     #[arg(short = 'n', long, default_value_t = 100)]
     pub games: u64,
-    /// The search that plays: a tree search, `rave` (the bot's) or `mcts`.
+    /// The search that plays: a tree search, rave (the bot's) or mcts.
     #[arg(long, value_enum, default_value_t = EngineKind::Rave)]
     pub engine: EngineKind,
     /// Search iterations a move.
@@ -48,15 +48,15 @@ pub struct SelfplayArgs {
     /// Seed of the openings and draws.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Play only the K-th of N slices of the games (as `nogo arena --shard`); the slices'
+    /// Play only the K-th of N slices of the games (as nogo arena --shard); the slices'
     /// outputs concatenated are the whole set's.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
     /// Also write a record for each node below the root visited at least N times (with a
-    /// `depth` field and no `played`): what the tree itself came to prefer. 0: none.
+    /// depth field and no played field): what the tree itself came to prefer. 0: none.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub tree_visits: u32,
-    /// The search's tunables (`--set`).
+    /// The search's tunables (--set).
     #[command(flatten)]
     pub search: SearchSettings,
     /// Write the records to FILE instead of stdout.

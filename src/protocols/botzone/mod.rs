@@ -17,7 +17,7 @@ use crate::rules::{Color, Position};
 use crate::search::engine::{Engine, Proof, Report};
 use crate::search::params::Params;
 use crate::search::time;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 /// The line that asks Botzone to keep the process for the next turn.
@@ -31,18 +31,34 @@ const PROVEN_LOSS: &str = "proven=loss";
 /// The bot's options (the command line without a subcommand).
 #[derive(clap::Args, Clone, Debug)]
 pub struct Options {
-    /// `--engine`, `--time`, `--nodes`, `--seed`, as for `nogo gtp` and `nogo play`.
+    /// --engine, --time, --nodes, --seed and --set, as for nogo gtp and nogo play.
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Answer once and exit (Botzone then restarts the bot with the full history each turn).
     #[arg(long)]
     pub no_keep_running: bool,
-    /// Memory cap of the search tree in megabytes (10^6 bytes), at most 4096 (the arena is
-    /// reserved at the cap when the search starts).
+    /// Memory cap of the search in megabytes (10^6 bytes), from 1 to 4096; the search reserves
+    /// the whole cap when it starts.
     #[arg(long, value_name = "N", default_value_t = crate::search::params::DEFAULT_MEMORY_BYTES as u64 / 1_000_000,
-          value_parser = clap::value_parser!(u64).range(1..=4096))]
+          value_parser = parse_memory_mb, allow_negative_numbers = true)]
     pub memory_mb: u64,
 }
+
+/// The largest `--memory-mb`.
+const MAX_MEMORY_MB: u64 = 4096;
+
+/// A `--memory-mb` value: a whole number of megabytes from 1 to [`MAX_MEMORY_MB`].
+fn parse_memory_mb(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(mb) if (1..=MAX_MEMORY_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!("'{s}' is not a whole number of megabytes from 1 to {MAX_MEMORY_MB}")),
+    }
+}
+
+/// What the bot says on stderr when a person starts it at a terminal, where it would otherwise
+/// wait in silence.
+const AT_A_TERMINAL: &str = "nogo: waiting for a Botzone request on stdin, in JSON \
+     ({\"requests\":[{\"x\":-1,\"y\":-1}]}) or simplified text (a line 1, then -1 -1); nogo --help lists the tools";
 
 impl Options {
     /// The turn's time limit: the input's `time_limit`, else `--time`, else Botzone's default
@@ -87,7 +103,11 @@ pub enum Format {
 /// Runs the bot on stdin and stdout; the exit code. `started` is when the process started:
 /// the first turn's clock.
 pub fn run(options: &Options, started: Instant) -> i32 {
-    let mut input = io::stdin().lock();
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        eprintln!("{AT_A_TERMINAL}");
+    }
+    let mut input = stdin.lock();
     let (format, mut request) = match read_first(&mut input) {
         Ok(first) => first,
         Err(message) => return fail(&message),
@@ -200,7 +220,7 @@ impl Bot<'_> {
                         .filter(|limit| limit.as_secs_f64() <= time::MAX_MOVE_SECONDS)
                         .or_else(|| {
                             faults.push(format!(
-                                "time_limit {value} is not a duration from 0 to a day; ignored"
+                                "time_limit {value} is not a duration above 0 and at most a day; ignored"
                             ));
                             None
                         }),
