@@ -6,6 +6,8 @@ use nogo::Color;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 const NOGO: &str = env!("CARGO_BIN_EXE_nogo");
 
@@ -13,12 +15,41 @@ fn fixture(path: &str) -> String {
     format!("{}/fixtures/{path}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs `nogo arena` with `args`; returns the exit code, the JSON summary, and stderr.
-fn arena(args: &[&str]) -> (i32, Value, String) {
-    let output = Command::new(NOGO).arg("arena").arg("--quiet").args(args).output().expect("nogo runs");
-    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    let summary = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
-    (output.status.code().unwrap_or(-1), summary, stderr)
+/// What a run of `nogo arena` left.
+struct Run {
+    code: i32,
+    /// The JSON summary written to `--json`'s file (`Null` when none was).
+    summary: Value,
+    /// stdout: the result table.
+    table: String,
+    stderr: String,
+    /// How long the command took.
+    took: Duration,
+}
+
+/// Runs `nogo arena` (any arguments, `merge` included) with `--json json`.
+fn run(args: &[&str], json: &Path) -> Run {
+    let _ = std::fs::remove_file(json);
+    let start = Instant::now();
+    let output =
+        Command::new(NOGO).arg("arena").args(args).arg("--json").arg(json).output().expect("nogo runs");
+    let summary = std::fs::read_to_string(json).ok().and_then(|t| serde_json::from_str(&t).ok());
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        summary: summary.unwrap_or(Value::Null),
+        table: String::from_utf8_lossy(&output.stdout).into(),
+        stderr: String::from_utf8_lossy(&output.stderr).into(),
+        took: start.elapsed(),
+    }
+}
+
+/// Runs a match, `nogo arena --quiet` with `args`, its summary in a file of its own.
+fn arena(args: &[&str]) -> Run {
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("arena-summaries");
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join(format!("{}-{}.json", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed)));
+    run(&[&["--quiet"], args].concat(), &json)
 }
 
 /// A fresh directory under the target directory.
@@ -34,7 +65,7 @@ fn assert_broken_bot(bot: &str, verdict: &str, limits: &[&str]) {
     let command = format!("python3 {}", fixture(&format!("broken-bots/{bot}.py")));
     let mut args = vec!["--player1", &command, "--player2", "random", "--games", "2", "--seed", "5"];
     args.extend_from_slice(limits);
-    let (code, summary, stderr) = arena(&args);
+    let Run { code, summary, stderr, .. } = arena(&args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!((summary["games"].as_u64(), summary["wins"].as_u64()), (Some(2), Some(0)), "{summary:#}");
     let losses = &summary["losses_by_verdict"][bot];
@@ -100,7 +131,7 @@ fn assert_clean_match(player: &str, games: u64, extra: &[&str], dir: &str) {
     ];
     args.extend_from_slice(&["--sgf-dir", sgf_dir.to_str().unwrap()]);
     args.extend_from_slice(extra);
-    let (code, summary, stderr) = arena(&args);
+    let Run { code, summary, stderr, .. } = arena(&args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(summary["games"], games, "{summary:#}\n{stderr}");
     for name in [summary["player1"]["name"].as_str().unwrap(), "random"] {
@@ -166,7 +197,7 @@ fn builtin_engines_play_from_the_openings_file() {
         "--sgf-dir",
         sgf_dir.to_str().unwrap(),
     ];
-    let (code, summary, stderr) = arena(&args);
+    let Run { code, summary, stderr, .. } = arena(&args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(summary["games"], 4);
     assert_eq!(
@@ -213,7 +244,7 @@ fn proven_wins_are_recorded_for_builtin_and_botzone_players_and_never_lost() {
         "--sgf-dir",
         sgf_dir.to_str().unwrap(),
     ];
-    let (code, summary, stderr) = arena(&args);
+    let Run { code, summary, stderr, .. } = arena(&args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(summary["games"], 2, "{summary:#}");
     for name in ["mcts", "nogo"] {
@@ -253,7 +284,7 @@ fn proven_wins_are_recorded_for_builtin_and_botzone_players_and_never_lost() {
 fn a_text_botzone_bot_reports_its_proofs_on_the_debug_line() {
     let bot = format!("text:{NOGO} --time 0.02");
     let args = ["--player1", &bot, "--player2", "random", "--games", "2", "--time", "0.05", "--seed", "2"];
-    let (code, summary, stderr) = arena(&args);
+    let Run { code, summary, stderr, .. } = arena(&args);
     assert_eq!(code, 0, "{stderr}");
     let proofs = &summary["proofs"]["nogo"];
     assert!(summary["wins"].as_u64().unwrap() >= 1, "{summary:#}");
@@ -277,12 +308,12 @@ fn sprt_stops_a_decided_match() {
         "--sprt",
         "0,200,0.05,0.05",
     ];
-    let (code, summary, stderr) = arena(&args);
+    let Run { code, summary, table, stderr, .. } = arena(&args);
     assert_eq!(code, 0, "{stderr}");
     // Every win adds ln(p1/p0) = 0.419 to the LLR: H1 after 8 straight wins.
     assert_eq!(summary["games"], 8, "{summary:#}");
     assert_eq!(summary["sprt"]["result"], "H1");
-    assert!(stderr.contains("H1 accepted after 8 games"), "{stderr}");
+    assert!(table.contains("\nSPRT      H1 accepted after 8 games: LLR 3.35 left [-2.94, 2.94]"), "{table}");
 }
 
 #[test]
@@ -297,7 +328,7 @@ fn bad_options_get_one_clear_line() {
         (&["--player1", "mcts", "--player2", "random", "--sprt", "1,2"], "four values"),
     ];
     for (args, message) in cases {
-        let (code, _, stderr) = arena(args);
+        let Run { code, stderr, .. } = arena(args);
         assert_eq!(code, 2, "{args:?}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
@@ -306,10 +337,60 @@ fn bad_options_get_one_clear_line() {
 
 #[test]
 fn a_missing_program_is_a_crash_not_an_arena_failure() {
-    let (code, summary, stderr) =
+    let Run { code, summary, stderr, .. } =
         arena(&["--player1", "/no/such/bot", "--player2", "random", "--games", "2"]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(summary["losses_by_verdict"]["bot"]["crash"], 2, "{summary:#}");
+}
+
+/// Plays `bot` as black from the empty board against random, one game; checks that it lost
+/// by a crash at `move_number` with `words` of its stderr quoted in the record and on stderr,
+/// and returns the run.
+fn assert_crash(bot: &str, time: &str, move_number: u32, words: &[&str]) -> Run {
+    let args = ["--player1", bot, "--name1", "bot", "--player2", "random", "--games", "1"];
+    let run = arena(&[&args[..], &["--openings", "none", "--time", time]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.summary["losses_by_verdict"]["bot"]["crash"], 1, "{:#}\n{}", run.summary, run.stderr);
+    let reason = run.summary["games_list"][0]["reason"].as_str().unwrap_or_default();
+    assert!(reason.starts_with(&format!("black crash at move {move_number}: ")), "{reason}");
+    for word in words {
+        assert!(reason.contains(word), "{word} not in the record: {reason}");
+        assert!(run.stderr.contains(word), "{word} not on stderr: {}", run.stderr);
+    }
+    assert!(run.table.contains("\nbot         0      1  crash 1\n"), "{}", run.table);
+    run
+}
+
+#[test]
+fn a_bot_that_cannot_start_crashes_at_its_first_move_with_its_error() {
+    let bot = "text:python3 /nonexistent/bot.py";
+    let error = "can't open file '/nonexistent/bot.py'";
+    // Judged when it exits, not at the time limit (20 s for a first move).
+    let run = assert_crash(bot, "10", 1, &[error]);
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    // A first move's limit (20 ms) shorter than the interpreter's failing start: still a crash.
+    assert_crash(bot, "0.01", 1, &[error]);
+}
+
+#[test]
+fn a_bot_that_writes_to_stderr_and_exits_crashes_with_its_last_lines() {
+    // A JSON bot restarted each turn: the last lines of its traceback, and no more.
+    let bot = format!("python3 {}", fixture("broken-bots/crash.py"));
+    let traceback = ["Traceback (most recent call last):", "RuntimeError: fixture crash before answering"];
+    let run = assert_crash(&bot, "10", 1, &traceback);
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    // A text bot kept running, dying at its second turn (move 3), five lines quoted of six.
+    let kept = "text:read n; read m; read d; read g; echo 4 4; echo '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<'; \
+                read r; for i in 1 2 3 4 5 6; do echo line $i >&2; done; exit 3";
+    let run = assert_crash(kept, "10", 3, &["exited with status 3", "line 2", "line 6"]);
+    assert!(!run.stderr.contains("line 1"), "{}", run.stderr);
+    // Output that is no move from a bot that fails is its failure's, not malformed output.
+    assert_crash(
+        "text:echo oops; echo 'Error: no model' >&2; exit 1",
+        "10",
+        1,
+        &["after writing 'oops'", "Error: no model"],
+    );
 }
 
 /// Two `nogo` bots kept running, 50 games at 0.1 s per move, no timeouts.
@@ -320,7 +401,7 @@ fn a_missing_program_is_a_crash_not_an_arena_failure() {
 fn keep_running_self_play_has_no_timeouts() {
     let bot = format!("{NOGO} --time 0.1");
     let args = ["--player1", &bot, "--player2", &bot, "--games", "50", "--time", "0.1"];
-    let (code, summary, stderr) = arena(&args);
+    let Run { code, summary, stderr, .. } = arena(&args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(summary["games"], 50);
     for name in ["nogo-1", "nogo-2"] {
@@ -330,18 +411,6 @@ fn keep_running_self_play_has_no_timeouts() {
     }
 }
 
-/// Runs `nogo arena` (any arguments, `merge` included) and returns the exit code, the JSON
-/// written to `--json`'s file, and stderr.
-fn arena_to_file(args: &[&str], json: &Path) -> (i32, Value, String) {
-    let output = Command::new(NOGO).arg("arena").args(args).arg("--json").arg(json).output().unwrap();
-    let summary = std::fs::read_to_string(json).ok().and_then(|t| serde_json::from_str(&t).ok());
-    (
-        output.status.code().unwrap_or(-1),
-        summary.unwrap_or(Value::Null),
-        String::from_utf8_lossy(&output.stderr).into(),
-    )
-}
-
 #[test]
 fn shards_merged_equal_the_whole_match() {
     // Random players are deterministic given the match's seed: the whole match and its shards
@@ -349,13 +418,13 @@ fn shards_merged_equal_the_whole_match() {
     let dir = scratch("shards");
     std::fs::create_dir_all(&dir).unwrap();
     let base = ["--player1", "random", "--player2", "random", "--games", "14", "--seed", "11", "--quiet"];
-    let (code, whole, stderr) = arena_to_file(&base, &dir.join("whole.json"));
+    let Run { code, summary: whole, table, stderr, .. } = run(&base, &dir.join("whole.json"));
     assert_eq!(code, 0, "{stderr}");
     let mut shards = Vec::new();
     for k in 1..=3 {
         let path = dir.join(format!("shard{k}.json"));
         let shard = format!("{k}/3");
-        let (code, summary, stderr) = arena_to_file(&[&base[..], &["--shard", &shard]].concat(), &path);
+        let Run { code, summary, stderr, .. } = run(&[&base[..], &["--shard", &shard]].concat(), &path);
         assert_eq!(code, 0, "{stderr}");
         assert!(summary["games"].as_u64().unwrap() < 14);
         shards.push(path.display().to_string());
@@ -363,9 +432,11 @@ fn shards_merged_equal_the_whole_match() {
     let merged_path = dir.join("merged.json");
     let mut merge = vec!["merge"];
     merge.extend(shards.iter().rev().map(String::as_str));
-    let (code, merged, stderr) = arena_to_file(&merge, &merged_path);
-    assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains(whole["summary"].as_str().unwrap()), "{stderr}");
+    let merged = run(&merge, &merged_path);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert_eq!(merged.table, table, "the merge prints the whole match's table");
+    assert!(table.starts_with("random-1 vs random-2: 14 games\nscore     "), "{table}");
+    let merged = merged.summary;
     let strip = |mut summary: Value| {
         let object = summary.as_object_mut().unwrap();
         object.remove("move_time");
@@ -380,18 +451,18 @@ fn shards_merged_equal_the_whole_match() {
     assert_eq!(merged["move_time"]["random-1"]["moves"], whole["move_time"]["random-1"]["moves"]);
 
     // Not the shards of one match, or not all of them: refused with a reason.
-    let (code, _, stderr) = arena_to_file(&["merge", &shards[0], &shards[1]], &dir.join("partial.json"));
+    let Run { code, stderr, .. } = run(&["merge", &shards[0], &shards[1]], &dir.join("partial.json"));
     assert_eq!(code, 2);
     assert!(stderr.contains("shard 3/3 is missing"), "{stderr}");
-    let (code, _, stderr) =
-        arena_to_file(&["merge", &shards[0], &shards[0], &shards[1]], &dir.join("twice.json"));
+    let Run { code, stderr, .. } =
+        run(&["merge", &shards[0], &shards[0], &shards[1]], &dir.join("twice.json"));
     assert_eq!(code, 2);
     assert!(stderr.contains("repeats shard 1/3"), "{stderr}");
     let whole_path = dir.join("whole.json").display().to_string();
-    let (code, _, stderr) = arena_to_file(&["merge", &whole_path, &shards[1]], &dir.join("mixed.json"));
+    let Run { code, stderr, .. } = run(&["merge", &whole_path, &shards[1]], &dir.join("mixed.json"));
     assert_eq!(code, 2, "{stderr}");
     for bad in ["0/2", "3/2", "x"] {
-        let (code, _, stderr) = arena(&[&base[..8], &["--shard", bad]].concat());
+        let Run { code, stderr, .. } = arena(&[&base[..8], &["--shard", bad]].concat());
         assert_eq!(code, 2, "--shard {bad}: {stderr}");
         assert!(stderr.contains(&format!("'{bad}' is not a shard K/N")), "{stderr}");
     }

@@ -72,12 +72,13 @@ fn a_match_through_the_proxy_is_clean() {
         path("scripts/level-gtp"),
         path("fixtures/bots/gtp.py")
     );
+    let json = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("level-gtp-match.json");
     let args =
         ["arena", "--quiet", "--player1", "random", "--player2", &player, "--games", "2", "--time", "2"];
-    let output = Command::new(NOGO).args(args).output().expect("nogo runs");
+    let output = Command::new(NOGO).args(args).arg("--json").arg(&json).output().expect("nogo runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let summary: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(summary["games"], 2, "{summary:#}");
     for name in ["random", "level-gtp"] {
         for (verdict, count) in summary["losses_by_verdict"][name].as_object().unwrap() {

@@ -258,7 +258,10 @@ fn setup_position(black: Bitboard, white: Bitboard, to_move: Color) -> Result<Po
 /// SGF's result codes: `B+T` for time, `B+R` for resignation, `B+F` for forfeit (illegal
 /// move, crash, bad output); a win by the opponent having no legal move is written in full.
 fn sgf_reason_code(reason: &str) -> String {
-    let lower = reason.to_ascii_lowercase();
+    // The verdict comes before any message quoted after a colon (a crashed bot's stderr, which
+    // may name anything).
+    let verdict = reason.split_once(':').map_or(reason, |(verdict, _)| verdict);
+    let lower = verdict.to_ascii_lowercase();
     if lower.contains("timeout") || lower.contains("time limit") {
         "T".to_string()
     } else if lower.contains("resign") {
@@ -348,6 +351,8 @@ mod tests {
         assert!(record("black timeout").to_sgf().contains("RE[W+T]"));
         assert!(record("black resigned at move 9").to_sgf().contains("RE[W+R]"));
         assert!(record("black played an illegal move").to_sgf().contains("RE[W+F]"));
+        let crash = "black crash at move 3: exited; stderr: TimeoutError: read timeout";
+        assert!(record(crash).to_sgf().contains("RE[W+F]"), "the verdict, not the quoted stderr");
         assert!(record("black has no legal move").to_sgf().contains("RE[W+]"));
     }
 

@@ -5,7 +5,7 @@
 //! full history next turn.
 
 use super::player::{Answer, Fault, FaultKind, Player, Turn};
-use super::process::{describe_exit, BotProcess, ReadResult};
+use super::process::{BotProcess, ReadResult};
 use crate::protocols::botzone::{proof_in_debug, Format, KEEP_RUNNING_MARKER};
 use crate::rules::{Point, Position};
 use crate::search::engine::Proof;
@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 /// Botzone's memory limit in MB, passed in JSON requests.
 const MEMORY_LIMIT_MB: u64 = 256;
-/// How long to wait for the exit status of a bot that closed its output.
-const EXIT_PATIENCE: Duration = Duration::from_millis(200);
+/// How long a bot silent at its deadline is watched for an exit that makes it a crash.
+const CRASH_GRACE: Duration = Duration::from_secs(1);
 
 /// A Botzone bot for one game.
 pub struct BotzonePlayer {
@@ -41,42 +41,46 @@ impl BotzonePlayer {
     }
 
     /// Reads the turn's output until the marker, the end of output, or the deadline. Returns
-    /// the answer with the proof its debug states, and the process if it is to be kept running.
-    fn collect(
-        &mut self,
-        process: BotProcess,
-        deadline: Instant,
-    ) -> (Result<Claimed, Fault>, Option<BotProcess>) {
-        let mut process = process;
+    /// the answer with the proof its debug states, the process if it is to be kept running,
+    /// and when the turn was judged to end.
+    fn collect(&mut self, mut process: BotProcess, deadline: Instant) -> Collected {
         let mut output: Vec<String> = Vec::new();
+        let answered = |output: &[String]| output.iter().any(|l| !l.trim().is_empty());
         loop {
             match process.read_line(deadline) {
                 ReadResult::Line(line) if line.trim() == KEEP_RUNNING_MARKER => {
                     process.pause();
-                    return (self.parse(&output), Some(process));
+                    return (self.parse(&output), Some(process), Instant::now());
                 }
                 ReadResult::Line(line) => output.push(line),
+                ReadResult::Closed if !answered(&output) => {
+                    let ended = Instant::now();
+                    let fault = Fault::new(FaultKind::Crash, process.crash_detail("without answering"));
+                    return (Err(fault), None, ended);
+                }
                 ReadResult::Closed => {
-                    if output.iter().all(|l| l.trim().is_empty()) {
-                        let status = process.exit_status(EXIT_PATIENCE);
-                        let mut detail = format!("{} without answering", describe_exit(status));
-                        if let Some(line) = process.last_stderr_line() {
-                            detail.push_str(&format!(" (stderr: {line})"));
+                    let ended = Instant::now();
+                    // Output that is no move, from a process that failed, is the failure's.
+                    let parsed = self.parse(&output).map_err(|fault| {
+                        if process.failed() {
+                            let doing = format!("after writing {}", shorten(&output.join("\n")));
+                            Fault::new(FaultKind::Crash, process.crash_detail(&doing))
+                        } else {
+                            fault
                         }
-                        return (Err(Fault::new(FaultKind::Crash, detail)), None);
-                    }
-                    return (self.parse(&output), None);
+                    });
+                    return (parsed, None, ended);
+                }
+                ReadResult::TimedOut if answered(&output) => {
+                    let fault = Fault::new(
+                        FaultKind::NoMarker,
+                        "answered but neither printed the keep-running marker nor exited",
+                    );
+                    return (Err(fault), None, Instant::now());
                 }
                 ReadResult::TimedOut => {
-                    let fault = if output.iter().any(|l| !l.trim().is_empty()) {
-                        Fault::new(
-                            FaultKind::NoMarker,
-                            "answered but neither printed the keep-running marker nor exited",
-                        )
-                    } else {
-                        Fault::new(FaultKind::Timeout, "no answer within the time limit")
-                    };
-                    return (Err(fault), None);
+                    let (fault, ended) = silent_at_deadline(process);
+                    return (Err(fault), None, ended);
                 }
             }
         }
@@ -133,11 +137,31 @@ impl Player for BotzonePlayer {
                 (start, process)
             }
         };
-        let (parsed, kept) = self.collect(process, start + limit);
-        let elapsed = start.elapsed();
+        let (parsed, kept, ended) = self.collect(process, start + limit);
+        let elapsed = ended.duration_since(start);
         self.kept = kept;
         let proof = parsed.as_ref().map_or(Proof::Unknown, |&(_, proof)| proof);
         Turn { outcome: parsed.map(|(answer, _)| answer), elapsed, proof }
+    }
+}
+
+/// The fault of a bot that wrote nothing by its deadline, and when its turn was judged to end:
+/// a crash if it exits without answering within `CRASH_GRACE` (a bot that fails as it starts,
+/// its interpreter slower than a short limit), else a timeout at the deadline.
+fn silent_at_deadline(mut process: BotProcess) -> (Fault, Instant) {
+    let deadline = Instant::now();
+    loop {
+        match process.read_line(deadline + CRASH_GRACE) {
+            ReadResult::Line(line) if line.trim().is_empty() => {}
+            ReadResult::Closed => {
+                let ended = Instant::now();
+                let detail = process.crash_detail("without answering, past the deadline");
+                return (Fault::new(FaultKind::Crash, detail), ended);
+            }
+            ReadResult::Line(_) | ReadResult::TimedOut => {
+                return (Fault::new(FaultKind::Timeout, "no answer within the time limit"), deadline);
+            }
+        }
     }
 }
 
@@ -214,6 +238,9 @@ fn keep_running_request(format: Format, (x, y): (i64, i64)) -> String {
 
 /// A move and the proof (see [`Turn::proof`]) the bot's debug states with it.
 type Claimed = (Answer, Proof);
+
+/// A turn's answer, the process to keep running, and when the turn was judged to end.
+type Collected = (Result<Claimed, Fault>, Option<BotProcess>, Instant);
 
 /// A turn's output: the move and the optional fields.
 #[derive(Debug, PartialEq)]

@@ -6,7 +6,7 @@
 //! argument of a command they don't know for a command of its own, and fall out of step.
 
 use super::player::{Answer, Fault, FaultKind, Player, Turn};
-use super::process::{describe_exit, BotProcess, ReadResult};
+use super::process::{BotProcess, ReadResult};
 use crate::rules::{Color, Point, Position};
 use crate::search::engine::Proof;
 use std::time::{Duration, Instant};
@@ -118,12 +118,10 @@ fn command(process: &mut BotProcess, command: &str, limit: Duration) -> Result<S
             }
             ReadResult::Line(line) => response.push(line),
             ReadResult::Closed => {
-                let status = process.exit_status(Duration::from_millis(200));
-                let mut detail = format!("{} after '{command}'", describe_exit(status));
-                if let Some(line) = process.last_stderr_line() {
-                    detail.push_str(&format!(" (stderr: {line})"));
-                }
-                return Err(Fault::new(FaultKind::Crash, detail));
+                return Err(Fault::new(
+                    FaultKind::Crash,
+                    process.crash_detail(&format!("after '{command}'")),
+                ));
             }
             ReadResult::TimedOut => {
                 return Err(Fault::new(FaultKind::Timeout, format!("no response to '{command}' in time")));

@@ -147,6 +147,13 @@ pub struct Outcome {
     pub proofs: [Proofs; 2],
 }
 
+impl Outcome {
+    /// Why the game ended, in words (the record's result).
+    pub fn reason(&self) -> &str {
+        self.record.result.as_ref().map_or("", |r| r.reason.as_str())
+    }
+}
+
 /// Plays a game from `opening` (legal and not over), `players` indexed by colour. Returns
 /// `None` when `stop` is raised before the end.
 pub fn play(

@@ -66,7 +66,7 @@ pub struct ArenaArgs {
     /// for 1 s].
     #[arg(long, value_name = "SECONDS")]
     pub first_time: Option<f64>,
-    /// Openings file (format in src/tools/arena/openings.rs), `standard` (the built-in set from
+    /// Openings file (format in docs/arena.md, Openings), `standard` (the built-in set from
     /// fixtures/openings/standard.txt), `two-move` (fixtures/openings/two-move.txt), or `none`
     /// (every game from the empty board).
     #[arg(long, default_value = "standard", value_name = "FILE")]
@@ -83,14 +83,14 @@ pub struct ArenaArgs {
     /// Write each game as DIR/game-NNNN.sgf.
     #[arg(long, value_name = "DIR")]
     pub sgf_dir: Option<PathBuf>,
-    /// Write the JSON summary to FILE instead of stdout.
+    /// Write the JSON summary (every game listed, for scripts and `nogo arena merge`) to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Play only the K-th of N slices of the match (whole pairs of games, the same games the
     /// whole match plays); `nogo arena merge` adds the shards' summaries up.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
-    /// No progress line; faults and the closing report still go to stderr.
+    /// No progress line; faults and the closing details still go to stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
 }
@@ -103,7 +103,7 @@ pub enum ArenaCommand {
         /// The shards' summaries (`--json FILE` of each).
         #[arg(required = true, value_name = "SUMMARY")]
         summaries: Vec<PathBuf>,
-        /// Write the merged summary to FILE instead of stdout.
+        /// Write the merged JSON summary to FILE.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
     },
@@ -262,7 +262,8 @@ impl Match {
                 listed.push(shard::game_json(played.number + 1, played.player1_colour, &played.game));
                 self.write_sgf(&played);
                 if played.game.verdict != Verdict::NoLegalMove {
-                    let reason = played.game.record.result.as_ref().map_or("", |r| r.reason.as_str());
+                    // A crash's reason quotes the bot's stderr below it, indented.
+                    let reason = played.game.reason().replace('\n', "\n    ");
                     progress.note(&format!("game {}: {reason}", played.number + 1));
                 }
                 let loser = !played.game.winner;
@@ -283,14 +284,15 @@ impl Match {
             }
         });
         progress.finish();
-        for line in tally.report(self.names()) {
-            eprintln!("{line}");
-        }
-        if let (Some(sprt), Some(h)) = (self.args.sprt, decision) {
-            eprintln!("{sprt}: {h:?} accepted after {} games", tally.games());
-        }
         listed.sort_by_key(|game| game["number"].as_u64());
-        self.write_summary(&tally, decision, listed)
+        let sprt = self.args.sprt.map(|sprt| (sprt, decision));
+        report(
+            &tally,
+            self.names(),
+            sprt,
+            &self.json_summary(&tally, decision, listed),
+            self.args.json.as_deref(),
+        )
     }
 
     fn progress_line(&self, tally: &Tally, total: u64) -> String {
@@ -335,7 +337,8 @@ impl Match {
         }
     }
 
-    fn write_summary(&self, tally: &Tally, decision: Option<Hypothesis>, listed: Vec<Value>) -> i32 {
+    /// The match's JSON summary: the figures, the match's settings and every game.
+    fn json_summary(&self, tally: &Tally, decision: Option<Hypothesis>, listed: Vec<Value>) -> Value {
         let player = |i: usize| json!({ "name": self.names[i], "spec": self.specs[i].to_string() });
         let mut about = json!({
             "player1": player(0),
@@ -360,7 +363,7 @@ impl Match {
                 "result": decision.map(|h| format!("{h:?}")),
             });
         }
-        write_json(&summary, self.args.json.as_deref())
+        summary
     }
 }
 
@@ -376,17 +379,27 @@ fn summary(tally: &Tally, about: &Value) -> Value {
     summary
 }
 
-/// Writes a summary to `path`, else stdout; the exit code.
-fn write_json(summary: &Value, path: Option<&std::path::Path>) -> i32 {
-    let text = format!("{summary:#}\n");
-    match path {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                eprintln!("nogo arena: cannot write {}: {e}", path.display());
-                return 1;
-            }
-        }
-        None => print!("{text}"),
+/// Ends a match or a merge: the details on stderr, the result table on stdout, the JSON
+/// `summary` to `json` when given; the exit code.
+fn report(
+    tally: &Tally,
+    names: [&str; 2],
+    sprt: Option<(Sprt, Option<Hypothesis>)>,
+    summary: &Value,
+    json: Option<&std::path::Path>,
+) -> i32 {
+    for line in tally.details(names) {
+        eprintln!("{line}");
+    }
+    let mut stdout = std::io::stdout().lock();
+    for line in tally.table(names, sprt) {
+        let _ = writeln!(stdout, "{line}");
+    }
+    let _ = stdout.flush();
+    let Some(path) = json else { return 0 };
+    if let Err(e) = std::fs::write(path, format!("{summary:#}\n")) {
+        eprintln!("nogo arena: cannot write {}: {e}", path.display());
+        return 1;
     }
     0
 }
@@ -419,10 +432,7 @@ fn merge(paths: &[PathBuf], json: Option<&std::path::Path>) -> i32 {
         about[*field] = first[*field].clone();
     }
     let name = |player: &str| first[player]["name"].as_str().unwrap_or(player).to_string();
-    for line in tally.report([&name("player1"), &name("player2")]) {
-        eprintln!("{line}");
-    }
-    write_json(&summary(&tally, &about), json)
+    report(&tally, [&name("player1"), &name("player2")], None, &summary(&tally, &about), json)
 }
 
 /// The progress line on stderr: a bar rewritten in place on a terminal, one line per game

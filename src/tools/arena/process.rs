@@ -10,12 +10,20 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Longest output line kept; the rest of a longer line is read and dropped.
 const MAX_LINE: u64 = 1 << 20;
 /// Bytes of stderr kept for messages.
 const STDERR_TAIL: usize = 2048;
+/// Last stderr lines quoted in a crash, at most.
+const STDERR_LINES: usize = 5;
+/// Bytes of those lines quoted, at most.
+const STDERR_SHOWN: usize = 1024;
+/// How long to wait for the exit status and the last stderr of a process that closed its
+/// output.
+const EXIT_PATIENCE: Duration = Duration::from_millis(500);
 
 /// What a timed read found.
 #[derive(Debug, PartialEq)]
@@ -34,6 +42,8 @@ pub struct BotProcess {
     stdin: ChildStdin,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
+    /// The thread collecting stderr: done once every writer of the stream has gone.
+    stderr_reader: JoinHandle<()>,
 }
 
 impl BotProcess {
@@ -67,7 +77,7 @@ impl BotProcess {
         });
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
         let tail = Arc::clone(&stderr_tail);
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             let mut stderr = stderr;
             let mut buffer = [0u8; 4096];
             while let Ok(n @ 1..) = stderr.read(&mut buffer) {
@@ -77,7 +87,7 @@ impl BotProcess {
                 tail.drain(..excess);
             }
         });
-        Ok(BotProcess { child, stdin, lines, stderr_tail })
+        Ok(BotProcess { child, stdin, lines, stderr_tail, stderr_reader })
     }
 
     /// Writes `text` and flushes. An error means the process has gone; the next read says so.
@@ -124,14 +134,42 @@ impl BotProcess {
         matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// The last non-empty line the process wrote to stderr, shortened, if any.
-    pub fn last_stderr_line(&self) -> Option<String> {
-        // Give the stderr thread a moment to collect what a dying process wrote last.
-        std::thread::sleep(Duration::from_millis(20));
+    /// Whether the process, which closed its output, exited with a failure (a status other
+    /// than 0, or a signal); waits a little for the status.
+    pub fn failed(&mut self) -> bool {
+        self.exit_status(EXIT_PATIENCE).is_some_and(|status| !status.success())
+    }
+
+    /// A crash's account of the process, which closed its output: how it exited (waiting a
+    /// little for the status), what it was `doing`, and the last lines of its stderr.
+    pub fn crash_detail(&mut self, doing: &str) -> String {
+        let mut detail = format!("{} {doing}", describe_exit(self.exit_status(EXIT_PATIENCE)));
+        if let Some(tail) = self.stderr_tail() {
+            detail.push_str(&format!("; its stderr ended with:\n{tail}"));
+        }
+        detail
+    }
+
+    /// The last non-empty lines the process wrote to stderr (at most `STDERR_LINES` of them
+    /// and `STDERR_SHOWN` bytes), if any.
+    fn stderr_tail(&self) -> Option<String> {
+        // A process that has gone may have written its last words just before: they are read
+        // once the stream closes, unless something it started still holds it open.
+        let until = Instant::now() + EXIT_PATIENCE;
+        while !self.stderr_reader.is_finished() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(2));
+        }
         let tail = self.stderr_tail.lock().unwrap_or_else(|e| e.into_inner());
         let text = String::from_utf8_lossy(&tail);
-        let line = text.lines().rev().find(|l| !l.trim().is_empty())?.trim();
-        Some(line.chars().take(200).collect())
+        let lines: Vec<&str> = text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
+        let last = lines[lines.len().saturating_sub(STDERR_LINES)..].join("\n");
+        let cut = last.len().saturating_sub(STDERR_SHOWN);
+        let start = (cut..=last.len()).find(|&i| last.is_char_boundary(i)).unwrap_or(last.len());
+        match &last[start..] {
+            "" => None,
+            shown if start > 0 => Some(format!("...{shown}")),
+            shown => Some(shown.to_string()),
+        }
     }
 
     #[cfg(unix)]
@@ -174,7 +212,7 @@ fn shell(command: &str) -> Command {
 }
 
 /// How an exit reads in a verdict.
-pub fn describe_exit(status: Option<ExitStatus>) -> String {
+fn describe_exit(status: Option<ExitStatus>) -> String {
     match status {
         Some(s) if s.code().is_some() => format!("exited with status {}", s.code().unwrap_or_default()),
         #[cfg(unix)]
@@ -217,9 +255,33 @@ mod tests {
     }
 
     #[test]
-    fn keeps_the_last_stderr_line() {
-        let bot = BotProcess::spawn("echo first >&2; echo 'Traceback: boom' >&2; exit 3").unwrap();
+    fn a_crash_quotes_the_last_lines_of_stderr() {
+        let script =
+            "for i in 1 2 3 4 5 6; do echo line $i >&2; done; echo >&2; echo 'Error: boom' >&2; exit 3";
+        let mut bot = BotProcess::spawn(script).unwrap();
         assert_eq!(bot.read_line(Instant::now() + Duration::from_secs(10)), ReadResult::Closed);
-        assert_eq!(bot.last_stderr_line().as_deref(), Some("Traceback: boom"));
+        assert_eq!(
+            bot.crash_detail("without answering"),
+            "exited with status 3 without answering; its stderr ended with:\n\
+             line 3\nline 4\nline 5\nline 6\nError: boom"
+        );
+        let mut silent = BotProcess::spawn("exit 0").unwrap();
+        assert_eq!(silent.read_line(Instant::now() + Duration::from_secs(10)), ReadResult::Closed);
+        assert_eq!(silent.crash_detail("after 'genmove b'"), "exited with status 0 after 'genmove b'");
+    }
+
+    #[test]
+    fn a_long_stderr_is_cut_to_its_last_kilobyte() {
+        // Two lines of 800 characters, the first cut; a multi-byte character at the cut is
+        // not split.
+        let mut bot = BotProcess::spawn(
+            "printf 'é%.0s' $(seq 800) >&2; echo >&2; printf 'z%.0s' $(seq 800) >&2; exit 1",
+        )
+        .unwrap();
+        assert_eq!(bot.read_line(Instant::now() + Duration::from_secs(10)), ReadResult::Closed);
+        let detail = bot.crash_detail("without answering");
+        let tail = detail.split_once(":\n").unwrap().1;
+        assert!(tail.starts_with("...é") && tail.ends_with(&"z".repeat(800)), "{tail}");
+        assert!(tail.len() <= STDERR_SHOWN + "...".len(), "{}", tail.len());
     }
 }

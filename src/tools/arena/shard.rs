@@ -54,6 +54,7 @@ pub fn game_json(number: u64, player1_colour: Color, game: &Outcome) -> Value {
         "player1": player1_colour.to_string(),
         "winner": game.winner.to_string(),
         "verdict": game.verdict.key(),
+        "reason": game.reason(),
         "times_ns": by_colour(&times),
         "proofs": by_colour(&proofs),
     })
@@ -160,14 +161,18 @@ mod tests {
 
     #[test]
     fn listed_games_read_back_as_played() {
+        let reason = "black timeout at move 5: no answer within the time limit";
+        let result = crate::rules::GameResult { winner: Color::White, reason: reason.into() };
         let outcome = Outcome {
-            record: GameRecord::default(),
+            record: GameRecord { result: Some(result), ..GameRecord::default() },
             winner: Color::White,
             verdict: Verdict::Timeout,
             times: [vec![Duration::from_nanos(1_234_567)], vec![Duration::from_millis(2), Duration::ZERO]],
             proofs: [Proofs { win: Some(30), loss: None }, Proofs { win: None, loss: Some(31) }],
         };
-        let (number, player1, read) = game_from_json(&game_json(7, Color::Black, &outcome)).unwrap();
+        let listed = game_json(7, Color::Black, &outcome);
+        assert_eq!(listed["reason"], reason);
+        let (number, player1, read) = game_from_json(&listed).unwrap();
         assert_eq!(
             (number, player1, read.winner, read.verdict),
             (7, Color::Black, Color::White, Verdict::Timeout)

@@ -134,7 +134,7 @@ impl Sprt {
 
 impl fmt::Display for Sprt {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "SPRT elo0={} elo1={} alpha={} beta={}", self.elo0, self.elo1, self.alpha, self.beta)
+        write!(f, "elo0={} elo1={} alpha={} beta={}", self.elo0, self.elo1, self.alpha, self.beta)
     }
 }
 
@@ -289,14 +289,13 @@ impl Tally {
     }
 
     /// Player 1's Elo difference and error as text: `+70.4 ± 70.6`; where that error is
-    /// undefined (few games, 0% or 100%), the Elo image of the Wilson interval.
+    /// undefined (few games, 0% or 100%), the Elo image of the Wilson interval: `+inf [-113,
+    /// +inf]` for 2 of 2, whose interval still holds a 34% win rate.
     pub fn elo_text(&self) -> String {
         let (wins, n) = (self.wins(), self.games());
         let (low, high) = wilson(wins, n);
         match elo_error(wins, n) {
             _ if n == 0 => "-".to_string(),
-            _ if wins == n => format!(">= {:+.0}", elo(low)),
-            _ if wins == 0 => format!("<= {:+.0}", elo(high)),
             Some(error) => format!("{:+.1} ± {error:.1}", elo(wins as f64 / n as f64)),
             None => format!("{:+.1} [{:+.0}, {:+.0}]", elo(wins as f64 / n as f64), elo(low), elo(high)),
         }
@@ -332,11 +331,45 @@ impl Tally {
         })
     }
 
-    /// Lines of the closing report.
-    pub fn report(&self, names: [&str; 2]) -> Vec<String> {
-        let mut lines = vec![self.score_line(names)];
+    /// The result table (stdout): the score, win rate and Elo with their 95% intervals, the
+    /// SPRT's state when one ran (its settings and decision), and each player's games won and
+    /// lost, the losses by verdict.
+    pub fn table(&self, names: [&str; 2], sprt: Option<(Sprt, Option<Hypothesis>)>) -> Vec<String> {
+        let (wins, losses, n) = (self.wins(), self.losses(), self.games());
+        let rate = if n > 0 { 100.0 * wins as f64 / n as f64 } else { 0.0 };
+        let (low, high) = wilson(wins, n);
+        let mut lines = vec![
+            format!("{} vs {}: {n} games", names[0], names[1]),
+            format!("score     {wins}-{losses} ({}'s wins-losses)", names[0]),
+            format!("win rate  {rate:.1}% [{:.1}, {:.1}] (95% Wilson interval)", 100.0 * low, 100.0 * high),
+            format!("Elo       {} (95%)", self.elo_text()),
+        ];
+        if let Some((sprt, decision)) = sprt {
+            let (lower, upper) = sprt.bounds();
+            let llr = sprt.llr(wins, losses);
+            let state = match decision {
+                Some(h) => format!("{h:?} accepted after {n} games: LLR {llr:.2} left"),
+                None => format!("no decision after {n} games: LLR {llr:.2} within"),
+            };
+            lines.push(format!("SPRT      {state} [{lower:.2}, {upper:.2}] ({sprt})"));
+        }
+        let width = names.iter().map(|name| name.chars().count()).max().unwrap_or(0).max("player".len());
+        lines.push(String::new());
+        lines.push(format!("{:width$}  {:>5}  {:>5}  lost by", "player", "won", "lost"));
+        for (player, name) in names.iter().enumerate() {
+            let counts: Vec<String> = self.verdicts[player].iter().map(|(v, c)| format!("{v} {c}")).collect();
+            let [won, lost] = if player == 0 { [wins, losses] } else { [losses, wins] };
+            let row = format!("{name:width$}  {won:>5}  {lost:>5}  {}", counts.join(", "));
+            lines.push(row.trim_end().to_string());
+        }
+        lines
+    }
+
+    /// The closing report's details (stderr), beyond the table: results by colour, each
+    /// player's move times and proven results.
+    pub fn details(&self, names: [&str; 2]) -> Vec<String> {
         let [black, white] = self.by_colour;
-        lines.push(format!(
+        let mut lines = vec![format!(
             "{} as black {}-{}, as white {}-{}; black won {} of {}",
             names[0],
             black.wins,
@@ -345,17 +378,12 @@ impl Tally {
             white.losses,
             self.black_wins(),
             self.games()
-        ));
+        )];
         for (player, name) in names.iter().enumerate() {
-            let counts: Vec<String> = self.verdicts[player].iter().map(|(v, c)| format!("{v} {c}")).collect();
             let times = self.time_figures(player);
             lines.push(format!(
-                "{name}: lost by {}; move time max {} ms, p99 {} ms, mean {} ms over {} moves",
-                if counts.is_empty() { "nothing".to_string() } else { counts.join(", ") },
-                times["max_ms"],
-                times["p99_ms"],
-                times["mean_ms"],
-                times["moves"]
+                "{name}: move time max {} ms, p99 {} ms, mean {} ms over {} moves",
+                times["max_ms"], times["p99_ms"], times["mean_ms"], times["moves"]
             ));
         }
         for (player, name) in names.iter().enumerate() {
@@ -546,7 +574,7 @@ mod tests {
         );
         assert_eq!(summary["proofs"]["b"]["lost_after_proven_win"], json!(0));
 
-        let report = tally.report(["a", "b"]);
+        let report = tally.details(["a", "b"]);
         let has = |text: &str| report.iter().any(|line| line.contains(text));
         assert!(has(
             "a: lost after a proven win: 1 of 3 games (first proven win at move mean 30.3, median 30)"
@@ -554,7 +582,7 @@ mod tests {
         assert!(has("WARNING: a lost after reporting a proven win in games 2"), "{report:#?}");
         assert!(has("b: lost after a proven win: 0 of 1 games"));
         assert!(!has("WARNING: b"));
-        let quiet = Tally::default().report(["a", "b"]);
+        let quiet = Tally::default().details(["a", "b"]);
         assert!(quiet.iter().any(|line| line == "a: reported no proven result"));
     }
 
@@ -566,10 +594,10 @@ mod tests {
     }
 
     #[test]
-    fn elo_text_bounds_a_clean_sweep() {
+    fn elo_text_bounds_a_clean_sweep_and_a_whitewash() {
         let mut tally = Tally::default();
         tally.by_colour[0].wins = 100;
-        assert_eq!(tally.elo_text(), ">= +566");
+        assert_eq!(tally.elo_text(), "+inf [+566, +inf]");
         tally.by_colour[1].losses = 100;
         assert_eq!(tally.elo_text(), "+0.0 ± 48.5");
         // 2 of 5: p - 1.96 sd < 0, so cutechess's error is undefined; Wilson gives [0.118, 0.769].
@@ -577,5 +605,64 @@ mod tests {
         few.by_colour[0] = Record { wins: 2, losses: 3 };
         assert_eq!(few.elo_text(), "-70.4 [-350, +209]");
         assert_eq!(Tally::default().elo_text(), "-");
+        // 2-0: Wilson [0.342, 1], so the interval reaches below even; 0-2 mirrors it.
+        let sweep = Tally { by_colour: [Record { wins: 1, losses: 0 }; 2], ..Tally::default() };
+        assert_eq!(sweep.elo_text(), "+inf [-113, +inf]");
+        let whitewash = Tally { by_colour: [Record { wins: 0, losses: 1 }; 2], ..Tally::default() };
+        assert_eq!(whitewash.elo_text(), "-inf [-inf, +113]");
+    }
+
+    /// A tally of `wins` and `losses` of player 1, every game decided by `verdict`.
+    fn scored(wins: u64, losses: u64, verdict: Verdict) -> Tally {
+        let mut tally = Tally { by_colour: [Record { wins, losses }, Record::default()], ..Tally::default() };
+        for (player, count) in [(1, wins), (0, losses)] {
+            if count > 0 {
+                tally.verdicts[player].insert(verdict, count);
+            }
+        }
+        tally
+    }
+
+    #[test]
+    fn the_table_of_a_clean_sweep_names_no_loss_of_the_winner() {
+        let table = scored(2, 0, Verdict::NoLegalMove).table(["mcts", "random"], None);
+        let expected = [
+            "mcts vs random: 2 games",
+            "score     2-0 (mcts's wins-losses)",
+            "win rate  100.0% [34.2, 100.0] (95% Wilson interval)",
+            "Elo       +inf [-113, +inf] (95%)",
+            "",
+            "player    won   lost  lost by",
+            "mcts        2      0",
+            "random      0      2  no-legal-move 2",
+        ];
+        assert_eq!(table, expected);
+        let lost = scored(0, 2, Verdict::Crash).table(["a-long-name", "b"], None);
+        assert_eq!(lost[3], "Elo       -inf [-inf, +113] (95%)");
+        assert_eq!(
+            &lost[5..],
+            [
+                "player         won   lost  lost by",
+                "a-long-name      0      2  crash 2",
+                "b                2      0"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_table_states_the_sprt() {
+        let sprt: Sprt = "0,200,0.05,0.05".parse().unwrap();
+        let tally = scored(8, 0, Verdict::Malformed);
+        let table = tally.table(["a", "b"], Some((sprt, sprt.decision(8, 0))));
+        assert_eq!(
+            table[4],
+            "SPRT      H1 accepted after 8 games: LLR 3.35 left [-2.94, 2.94] (elo0=0 elo1=200 alpha=0.05 beta=0.05)"
+        );
+        let table = scored(3, 3, Verdict::Timeout).table(["a", "b"], Some((sprt, None)));
+        assert!(
+            table[4].starts_with("SPRT      no decision after 6 games: LLR -0.94 within [-2.94, 2.94]"),
+            "{table:#?}"
+        );
+        assert_eq!(table[7..], ["a           3      3  timeout 3", "b           3      3  timeout 3"]);
     }
 }
