@@ -174,7 +174,7 @@ pub struct Position {
 }
 
 // The search copies a position at every level it walks down and every child the solver
-// searches (`docs/performance.md`, the compact position).
+// searches (`docs/performance-log.md`, the compact position).
 const _: () = assert!(std::mem::size_of::<Position>() <= 512);
 
 impl Default for Position {

@@ -127,6 +127,13 @@ pub trait Simulate: Send {
     }
 }
 
+/// Sets `search` up for simulations from `position`: the tree's root (the subtree kept from
+/// the last search when there is one), and the search's own preparations.
+pub fn prepare<T: Simulate>(search: &mut T, position: &Position) {
+    search.core_mut().tree.set_root(position);
+    search.start(position);
+}
+
 /// Chooses a move for `position` with `search` within `budget`.
 pub fn think<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) -> Report {
     let started = Instant::now();
@@ -134,8 +141,7 @@ pub fn think<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) 
     if let Some(report) = answer_without_tree(position, budget, started, &mut core.solver, &core.params) {
         return report;
     }
-    core.tree.set_root(position);
-    search.start(position);
+    prepare(search, position);
     let max = budget.nodes.unwrap_or(u64::MAX);
     let mut simulations = 0;
     while simulations < max && !search.core().tree.proof(NodeId::ROOT).is_known() {

@@ -45,7 +45,7 @@
 //! and `play` per child searched, the region scan and a table probe. The table is 16 MiB, so
 //! its probes miss the cache: probing all candidates' children before scoring any lets the
 //! misses overlap. Time a node and reach (the empty points proven within a budget,
-//! `cargo run --release --example solver_reach`): `docs/performance.md#search-nogo-bench-by-build`
+//! `cargo run --release --example solver_reach`): `docs/performance-log.md#search-nogo-bench-by-build`
 //! (fewer legal sets in the endgame) and `docs/engine.md#reach`.
 //!
 //! # Transposition table

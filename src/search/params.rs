@@ -20,7 +20,7 @@ pub struct Tunable {
     pub doc: &'static str,
 }
 
-/// Default tree memory: 200 MB, leaving room under Botzone's 256 MB for the rest.
+/// Default memory of a search: 200 MB, leaving room under Botzone's 256 MB for the rest.
 pub const DEFAULT_MEMORY_BYTES: usize = 200 * 1000 * 1000;
 
 /// Declares the tunables: `name: type = default, min..=max, "doc";` each.
@@ -34,7 +34,7 @@ macro_rules! tunables {
                 #[doc = concat!("\n\nEvidence: `docs/strength-log.md#", stringify!($name), "`.")]
                 pub $name: $ty,
             )*
-            /// Bytes the search tree may use (the whole arena).
+            /// Bytes the search may use: its tree and the endgame solver's table together.
             pub memory_bytes: usize,
         }
 

@@ -7,8 +7,7 @@
 //! reserve ([`OwnPoint::Keep`]).
 //!
 //! The legal sets at the start come in closed form from [`Position::legal_both`]; the moves
-//! are tested and played on the bare [`Stones`], about 15 ns a move and 1.1 µs a playout
-//! from the empty board.
+//! are tested and played on the bare [`Stones`] (their speed: `docs/performance.md`).
 
 use crate::rules::point::MAX_MOVES;
 use crate::rules::stones::Stones;
@@ -102,7 +101,9 @@ fn play_out(
         count += 1;
     });
     // The legal sets lose the points played only once nothing is contested; a point that fails
-    // for a side leaves its set at once.
+    // for a side leaves its set at once. The list is read from its end, as the shuffle that
+    // filled it from its end was: any fixed order of a random permutation is as random, and
+    // this one keeps the playouts (and the bench signature) of that version.
     for &index in contested[..count].iter().rev() {
         let p = Point::from_index_unchecked(index);
         if !board.is_legal_empty(side, p) {

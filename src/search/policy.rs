@@ -289,6 +289,10 @@ impl<const IN: usize> Conv<IN> {
 
     /// [`Conv::apply`] with AVX2's multiply-add of 16-bit pairs: eight output channels of
     /// three cells a step. Whole numbers, so the same sums as [`Conv::apply_portable`].
+    ///
+    /// # Safety
+    ///
+    /// The processor must have AVX2 (`is_x86_feature_detected!("avx2")`).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn apply_avx2(&self, input: &[[i16; IN]; PADDED], output: &mut [[i32; WIDTH]; PADDED]) {

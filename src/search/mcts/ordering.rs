@@ -17,7 +17,7 @@ use crate::search::eval;
 /// and the child-order rows of `docs/strength-log.md#changes-tried`.
 /// Quiet moves (most of them) are scored together by [`MoveEffects::lead_gains`] and keyed
 /// only as far as the first `count` need, so few moves are scored one by one (speed:
-/// `docs/performance.md#search-nogo-bench-by-build`).
+/// `docs/performance-log.md#search-nogo-bench-by-build`).
 ///
 /// [`MoveEffects::lead_gains`]: crate::rules::MoveEffects::lead_gains
 pub(super) fn ranked_moves(
@@ -79,7 +79,7 @@ pub(super) fn ranked_moves(
         }
     }
     // The other moves one by one, after the quiet ones: most are then turned away by one
-    // comparison (`docs/performance.md`, the quiet moves keyed first).
+    // comparison (`docs/performance-log.md`, the quiet moves keyed first).
     for p in candidates - quiet {
         let legal = effects.legal_both_after(p);
         let mobility = eval::mobility(legal[to_move.index()], legal[1 - to_move.index()]);

@@ -39,7 +39,7 @@ impl Children<'_> {
 }
 
 /// Lanes of [`best_by_ucb`]: independent running maxima, so that each comparison need not wait
-/// for the one before (evidence: `docs/performance.md`, the four-lane selection).
+/// for the one before (evidence: `docs/performance-log.md`, the four-lane selection).
 const UCB_LANES: usize = 4;
 
 /// Each lane's highest [`ucb`] score and the index of its first child with it (minus infinity
@@ -50,7 +50,7 @@ fn lane_bests(children: Children, explore: f32) -> ([f32; UCB_LANES], [usize; UC
     let mut at = [0usize; UCB_LANES];
     let whole = children.len() - children.len() % UCB_LANES;
     // Written out for whole chunks and the rest: one loop taking `i % UCB_LANES` for both is
-    // slower (`docs/performance.md`, the four-lane selection).
+    // slower (`docs/performance-log.md`, the four-lane selection).
     for k in (0..whole).step_by(UCB_LANES) {
         for lane in 0..UCB_LANES {
             let score = children.ucb(k + lane, explore);
@@ -83,7 +83,7 @@ fn winning_lane(best: &[f32; UCB_LANES], at: &[usize; UCB_LANES]) -> usize {
 }
 
 /// Below this many children a plain scan inlined in the selection beats the lanes' setup and
-/// call (`docs/performance.md`, the plain scan of small nodes).
+/// call (`docs/performance-log.md`, the plain scan of small nodes).
 const LANED_CHILDREN: usize = 8;
 
 /// The index in `children` of the highest [`ucb`] score, the first of equal scores (0 when

@@ -124,6 +124,10 @@ mod lanes {
     }
 
     /// [`super::first_best`] eight children at a time, with AVX; `children` holds at least eight.
+    ///
+    /// # Safety
+    ///
+    /// The processor must have AVX (`is_x86_feature_detected!("avx")`).
     #[target_feature(enable = "avx")]
     pub(super) unsafe fn first_best_avx(children: &[RaveStats], exploration: f32) -> usize {
         let base = children.as_ptr() as *const f32;
