@@ -1,35 +1,60 @@
-//! Speed of the search: `Mcts::think` for a fixed number of iterations on the middle-game
-//! fixture, from a fresh search each time (no tree kept from an earlier call):
-//! `cargo bench --bench search`. Iterations per second = NODES / the median time. Also the
-//! policy network's cost per position: its planes, and its planes and scores. And one random
-//! playout to the end of the game from the empty board and from the middle game.
+//! Speed of the searches: a whole search of a fixed number of simulations on the middle-game
+//! fixture for each tree search, from a fresh search each time; one simulation of a search in
+//! progress there; the policy network's cost per position; one random playout from the empty
+//! board and from the middle game. `cargo bench --bench search`.
 
 // `criterion_group!` makes a public `fn benches` to which no doc comment can be attached.
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use nogo::search::engine::{Budget, Engine};
-use nogo::search::mcts::Mcts;
+use nogo::engines::{create_with_params, EngineKind};
+use nogo::search::driver::{prepare, Simulate};
+use nogo::search::engine::Budget;
 use nogo::search::params::Params;
 use nogo::search::playout::{playout, OwnPoint};
 use nogo::search::policy::{planes, Network};
 use nogo::tools::bench::{position, MIDDLE_GAME};
+use nogo::{Mcts, Rave};
 
-/// Iterations per search: about 20 ms at a million iterations per second.
+/// Simulations per search: a few tens of milliseconds.
 const NODES: u64 = 20_000;
+
+/// A tree small enough to be made afresh for each search.
+fn params() -> Params {
+    Params { memory_bytes: 64 << 20, ..Params::default() }
+}
 
 fn think(c: &mut Criterion) {
     let middle_game = position(MIDDLE_GAME);
-    let mut group = c.benchmark_group("mcts");
+    let mut group = c.benchmark_group("think_20k");
     group.sample_size(20);
-    group.bench_function("think_20k_nodes/middle_game", |b| {
-        b.iter_batched_ref(
-            || Mcts::new(Params::default(), 0),
-            |search| search.think(&middle_game, &Budget::nodes(NODES)),
-            BatchSize::PerIteration,
-        )
-    });
+    for kind in [EngineKind::Rave, EngineKind::Mcts] {
+        group.bench_function(format!("{}/middle_game", kind.name()), |b| {
+            b.iter_batched_ref(
+                || create_with_params(kind, 0, params()),
+                |search| search.think(&middle_game, &Budget::nodes(NODES)),
+                BatchSize::PerIteration,
+            )
+        });
+    }
     group.finish();
+}
+
+/// One simulation of each search, 20,000 simulations into its search of the middle game: the
+/// descent, the expansion, the playout or evaluation, and the backup.
+fn simulation(c: &mut Criterion) {
+    fn one<T: Simulate>(c: &mut Criterion, name: &str, mut search: T) {
+        let middle_game = position(MIDDLE_GAME);
+        prepare(&mut search, &middle_game);
+        for _ in 0..NODES {
+            search.simulate(&middle_game);
+        }
+        c.bench_function(&format!("simulation/{name}/middle_game"), |b| {
+            b.iter(|| search.simulate(&middle_game))
+        });
+    }
+    one(c, "rave", Rave::new(params(), 0));
+    one(c, "mcts", Mcts::new(params(), 0));
 }
 
 fn policy(c: &mut Criterion) {
@@ -53,5 +78,5 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, think, policy, playouts);
+criterion_group!(benches, think, simulation, policy, playouts);
 criterion_main!(benches);

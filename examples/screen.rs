@@ -4,20 +4,25 @@
 //! fixed number of nodes per move (the baseline at `BASELINE_NODES` when given, to measure how
 //! strength scales with nodes). Openings are numbered from `FIRST_OPENING` (default 0): a second
 //! sample of the same change needs other openings, or its games repeat the first's. An engine
-//! is `seed`, `alphabeta`, or a list `key=value,...` of mcts parameters (the names of
-//! `nogo::Params::TUNABLES`). Decisions that go in are confirmed with `nogo arena`.
-use nogo::engines::{create, EngineKind};
+//! is `ENGINE`, `ENGINE:key=value,...` or `key=value,...`: a built-in engine (`rave`, the
+//! default, `mcts`, `seed`, `alphabeta`, `random`) with search parameters set (the names of
+//! `nogo::Params::TUNABLES`). Screens recorded before 0.3.0 in `docs/strength-log.md` ran the
+//! evaluation search, now `mcts:key=value,...`. Decisions that go in are confirmed with
+//! `nogo arena`.
+use clap::ValueEnum;
+use nogo::engines::{create_with_params, EngineKind};
 use nogo::search::engine::{Budget, Engine};
-use nogo::search::mcts::Mcts;
 use nogo::search::params::Params;
 use nogo::Position;
 
 fn engine(spec: &str, seed: u64) -> Box<dyn Engine> {
-    match spec {
-        "seed" => create(EngineKind::Seed, seed),
-        "alphabeta" => create(EngineKind::AlphaBeta, seed),
-        _ => Box::new(Mcts::new(params(spec), seed)),
-    }
+    let (kind, settings) = match spec.split_once(':') {
+        Some((name, settings)) => (name, settings),
+        None if spec.contains('=') || spec.is_empty() => ("rave", spec),
+        None => (spec, ""),
+    };
+    let kind = EngineKind::from_str(kind, true).unwrap_or_else(|e| panic!("engine {kind}: {e}"));
+    create_with_params(kind, seed, params(settings))
 }
 
 fn params(spec: &str) -> Params {

@@ -1,5 +1,5 @@
 //! The endgame solver's reach: `cargo run --release --example solver_reach -- [GAMES] [NODES]
-//! [MILLIS]` (defaults 50, 20000, 500). Plays GAMES self-play games of the mcts engine
+//! [MILLIS] [ENGINE]` (defaults 50, 20000, 500, rave). Plays GAMES self-play games of ENGINE
 //! (`Params::default()` but a 64 MB tree; NODES per move) from openings of two random moves
 //! (seeds 1..=GAMES: the engine is deterministic at a fixed node count), then walks each
 //! game back from its end, solving each position with a fresh solver and a MILLIS deadline,
@@ -7,9 +7,10 @@
 //! position proven; the median over the games is printed last. The `in_game_*` columns show
 //! what keeping one solver (its table) across turns adds: from 8 moves before the reach, each
 //! position in game order gets MILLIS with the same solver; the first one proven is reported.
+use clap::ValueEnum;
+use nogo::engines::{create_with_params, EngineKind};
 use nogo::search::endgame::{Solver, DEFAULT_TABLE_BITS};
-use nogo::search::engine::{Budget, Engine};
-use nogo::search::mcts::Mcts;
+use nogo::search::engine::Budget;
 use nogo::search::params::Params;
 use nogo::Position;
 use std::time::{Duration, Instant};
@@ -19,8 +20,8 @@ fn arg(n: usize, default: u64) -> u64 {
 }
 
 /// The positions of one self-play game, the final (terminal) one excluded.
-fn self_play(seed: u64, nodes: u64) -> Vec<Position> {
-    let mut engine = Mcts::new(Params { memory_bytes: 64 << 20, ..Params::default() }, seed);
+fn self_play(kind: EngineKind, seed: u64, nodes: u64) -> Vec<Position> {
+    let mut engine = create_with_params(kind, seed, Params { memory_bytes: 64 << 20, ..Params::default() });
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut position = Position::new();
     let mut history = Vec::new();
@@ -39,11 +40,13 @@ fn self_play(seed: u64, nodes: u64) -> Vec<Position> {
 
 fn main() {
     let (games, nodes, millis) = (arg(1, 50), arg(2, 20000), arg(3, 500));
+    let engine = std::env::args().nth(4).unwrap_or_else(|| "rave".into());
+    let engine = EngineKind::from_str(&engine, true).unwrap_or_else(|e| panic!("engine {engine}: {e}"));
     println!("seed moves reach_empty reach_live reach_move nodes ms proven_win in_game_empty in_game_move");
     let mut reaches = Vec::new();
     let mut in_game_reaches = Vec::new();
     for seed in 1..=games {
-        let history = self_play(seed, nodes);
+        let history = self_play(engine, seed, nodes);
         let mut reach = None;
         for position in history.iter().rev() {
             let mut solver = Solver::new(DEFAULT_TABLE_BITS);

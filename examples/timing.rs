@@ -1,8 +1,9 @@
 //! Times the search and the solver on positions of real games, to measure a change of speed
-//! that leaves the results alone: `cargo run --release --example timing -- SGF_DIR MODE N`,
-//! for the records of an arena match (`nogo arena ... --sgf-dir SGF_DIR`).
-//! - `search N`: an N-iteration search of a fresh tree at moves 40, 44, 48, 52 and 56 of the
-//!   first ten games: the middle and late game, where most games are decided.
+//! that leaves the results alone: `cargo run --release --example timing -- SGF_DIR MODE N
+//! [ENGINE]`, for the records of an arena match (`nogo arena ... --sgf-dir SGF_DIR`).
+//! - `search N`: an N-iteration search of a fresh tree by ENGINE (`rave`, the default, or
+//!   `mcts`) at moves 40, 44, 48, 52 and 56 of the first ten games: the middle and late game,
+//!   where most games are decided.
 //! - `solve N`: a full solve, with a fresh solver, of each game's first position with at most N
 //!   empty points.
 //!
@@ -11,20 +12,26 @@
 //! machine's speed swings between runs.
 mod common;
 
+use clap::ValueEnum;
+use nogo::engines::{create_with_params, EngineKind};
 use nogo::protocols::sgf::GameRecord;
 use nogo::search::endgame::{Solver, DEFAULT_TABLE_BITS};
-use nogo::search::engine::{Budget, Engine};
-use nogo::search::mcts::Mcts;
+use nogo::search::engine::Budget;
 use nogo::search::params::Params;
 use nogo::Position;
 use std::time::{Duration, Instant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, dir, mode, n] = &args[..] else {
-        eprintln!("usage: timing SGF_DIR search ITERATIONS | timing SGF_DIR solve EMPTY_POINTS");
-        std::process::exit(2);
+    let (dir, mode, n, engine) = match &args[..] {
+        [_, dir, mode, n] => (dir, mode, n, "rave"),
+        [_, dir, mode, n, engine] => (dir, mode, n, engine.as_str()),
+        _ => {
+            eprintln!("usage: timing SGF_DIR search ITERATIONS [ENGINE] | timing SGF_DIR solve EMPTY_POINTS");
+            std::process::exit(2);
+        }
     };
+    let engine = EngineKind::from_str(engine, true).unwrap_or_else(|e| panic!("engine {engine}: {e}"));
     let n: u64 = n.parse().expect("N is a whole number");
     let games: Vec<GameRecord> = common::read_records(dir).into_iter().map(|(_, record)| record).collect();
     let position = |record: &GameRecord, played: usize| {
@@ -39,7 +46,7 @@ fn main() {
                 for played in (40..=56).step_by(4).filter(|&m| m < record.moves.len()) {
                     let position = position(record, played);
                     let start = Instant::now();
-                    let report = Mcts::new(params, 0).think(&position, &Budget::nodes(n));
+                    let report = create_with_params(engine, 0, params).think(&position, &Budget::nodes(n));
                     elapsed += start.elapsed();
                     checksum = checksum
                         .wrapping_mul(31)
