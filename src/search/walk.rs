@@ -1,6 +1,5 @@
 //! The positions along the last descent of a tree, kept for the next one: consecutive
-//! descents share their first moves, whose positions need not be played again (4.6 of 7.8
-//! moves in `nogo bench`'s middle game for the evaluation search).
+//! descents share their first moves, whose positions need not be played again.
 
 use crate::rules::point::MAX_POSITIONS;
 use crate::rules::{Bitboard, Position};
@@ -37,9 +36,9 @@ impl Walk {
         (&self.positions[depth], self.moves[depth])
     }
 
-    /// Enters `id`, `depth` moves below the root (at least one; the root is always entered), from the node the walk entered at
-    /// `depth - 1` (the root at depth 0): its position and the legal moves there, played from
-    /// the position above unless the last descent went through it too.
+    /// Enters `id`, `depth` (at least 1) moves below the root, a child of the node entered at
+    /// `depth - 1`: its position and the legal moves there, played from the position above
+    /// unless the last descent went through it too.
     #[inline]
     pub fn enter<S: Stats>(&mut self, tree: &Tree<S>, depth: usize, id: NodeId) -> (&Position, Bitboard) {
         debug_assert!(depth > 0, "the root is always entered");

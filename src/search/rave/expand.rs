@@ -23,6 +23,7 @@ impl Rave {
             tree.set_proof(id, Proof::Win);
             return true;
         }
+        // Checked before the priors, which a leaf the full tree cannot take need not cost.
         if !tree.has_room(moves.count() as usize) {
             return false;
         }

@@ -1,7 +1,7 @@
 //! Selection: the child to descend to, by its blend of its own mean and its all-moves-as-first
 //! mean (MC-RAVE, Gelly and Silver 2011) plus an exploration term weighted, as in HaHaNoGo, by
 //! the child's own share of its evidence. Backups only count, so every child's score is
-//! computed here, four children at a time on x86-64.
+//! computed here, on x86-64 eight children at a time with AVX, else four.
 
 use super::node::{Blend, RaveStats};
 use crate::search::params::Params;
