@@ -52,6 +52,8 @@ pub enum Command {
     Arena(Box<crate::tools::arena::ArenaArgs>),
     /// Play the search against itself and write training data (one JSON object a position).
     Selfplay(crate::tools::selfplay::SelfplayArgs),
+    /// Serve a board in the browser: play the engine and watch it think.
+    Serve(crate::tools::serve::ServeArgs),
 }
 
 /// Parses the arguments and runs; the exit code. `started` is when the process started.
@@ -79,6 +81,7 @@ pub fn run(started: Instant) -> i32 {
         Some(Command::Play(args)) => crate::tools::play::run(args),
         Some(Command::Arena(args)) => crate::tools::arena::run(*args),
         Some(Command::Selfplay(args)) => crate::tools::selfplay::run(args),
+        Some(Command::Serve(args)) => crate::tools::serve::run(args),
         None => crate::protocols::botzone::run(&cli.bot, started),
     }
 }

@@ -1,7 +1,8 @@
 //! The tools around the bot: the arena (a local judge for matches), the terminal game, the
-//! fixed-iteration bench, and self-play games as training data.
+//! fixed-iteration bench, self-play games as training data, and the board in the browser.
 
 pub mod arena;
 pub mod bench;
 pub mod play;
 pub mod selfplay;
+pub mod serve;
