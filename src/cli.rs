@@ -52,6 +52,8 @@ pub enum Command {
     Arena(Box<crate::tools::arena::ArenaArgs>),
     /// Play the search against itself and write training data (one JSON object a position).
     Selfplay(crate::tools::selfplay::SelfplayArgs),
+    /// Build the opening book by long searches of the first moves' positions.
+    Book(crate::tools::book::BookArgs),
     /// Serve a board in the browser: play the engine and watch it think.
     Serve(crate::tools::serve::ServeArgs),
 }
@@ -81,6 +83,7 @@ pub fn run(started: Instant) -> i32 {
         Some(Command::Play(args)) => crate::tools::play::run(args),
         Some(Command::Arena(args)) => crate::tools::arena::run(*args),
         Some(Command::Selfplay(args)) => crate::tools::selfplay::run(args),
+        Some(Command::Book(args)) => crate::tools::book::run(args),
         Some(Command::Serve(args)) => crate::tools::serve::run(args),
         None => crate::protocols::botzone::run(&cli.bot, started),
     }

@@ -438,3 +438,19 @@ fn keep_running_turns_keep_the_time_limit_of_the_first_input() {
     assert_eq!(position.check(answer(&second, true)), Ok(()));
     session.finish();
 }
+
+#[test]
+fn with_book_the_first_moves_come_from_the_book_without_a_search() {
+    let book = nogo::engines::book::Book::embedded();
+    for name in ["black-first-turn.json", "white-first-turn.json"] {
+        let input = std::fs::read_to_string(fixture(name)).unwrap();
+        let output = run(&["--book", "--no-keep-running", "--nodes", NODES], input.clone().into_bytes());
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let position = game(&input, None).0;
+        assert_eq!(answer(&stdout, true), book.lookup(&position).expect("a book position").best, "{name}");
+        assert!(stdout.contains("iterations=0 "), "{stdout}");
+        // Without the flag the bot searches.
+        let output = run(&["--no-keep-running", "--nodes", NODES], input.into_bytes());
+        assert!(String::from_utf8_lossy(&output.stdout).contains(&format!("iterations={NODES} ")));
+    }
+}

@@ -4,6 +4,7 @@
 //! baselines that measure progress.
 
 pub mod alphabeta;
+pub mod book;
 pub mod random;
 pub mod seed;
 
@@ -45,6 +46,17 @@ impl EngineKind {
     }
 }
 
+/// The engine that plays a game: [`create_with_params`], opening from the embedded book when
+/// `book` is set and the engine is the default one, for which the book was built.
+pub fn player(kind: EngineKind, seed: u64, params: Params, book: bool) -> Box<dyn Engine> {
+    let engine = create_with_params(kind, seed, params);
+    if book && kind == EngineKind::Rave {
+        Box::new(book::Booked::new(engine, book::Book::embedded()))
+    } else {
+        engine
+    }
+}
+
 /// Builds a built-in engine; `seed` makes its random choices reproducible.
 pub fn create(kind: EngineKind, seed: u64) -> Box<dyn Engine> {
     create_with_params(kind, seed, Params::default())
@@ -83,6 +95,10 @@ pub struct EngineArgs {
     /// The search's tunables (--set).
     #[command(flatten)]
     pub search: SearchSettings,
+    /// Play the opening book's move where it has one (the default engine, rave, only): the
+    /// first moves, chosen by long searches.
+    #[arg(long)]
+    pub book: bool,
 }
 
 /// The search's tunables as a command line sets them: every tool that runs the search
@@ -139,9 +155,14 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
 }
 
 impl EngineArgs {
-    /// A new engine as the options choose it.
+    /// A new engine as the options choose it, searching every move (for analysis).
     pub fn create(&self) -> Box<dyn Engine> {
         create_with_params(self.engine, self.seed, self.params())
+    }
+
+    /// A new engine to play a game as the options choose it: [`player`].
+    pub fn create_player(&self) -> Box<dyn Engine> {
+        player(self.engine, self.seed, self.params(), self.book)
     }
 
     /// The search's parameters: the defaults with `--set`'s settings.
@@ -251,7 +272,8 @@ mod tests {
     fn settings_reach_the_search_parameters() {
         let settings = vec![("widening".to_string(), 2.0), ("policy_visits".to_string(), 0.0)];
         let search = SearchSettings { settings };
-        let args = EngineArgs { time: None, nodes: None, seed: 0, engine: EngineKind::Mcts, search };
+        let args =
+            EngineArgs { time: None, nodes: None, seed: 0, engine: EngineKind::Mcts, search, book: false };
         let expected = Params { widening: 2.0, policy_visits: 0, ..Params::default() };
         assert_eq!(args.params(), expected);
         assert_eq!(EngineArgs { search: SearchSettings::default(), ..args }.params(), Params::default());
@@ -266,6 +288,7 @@ mod tests {
             seed: 0,
             engine: EngineKind::Mcts,
             search: SearchSettings::default(),
+            book: false,
         };
         let budget = |args: &EngineArgs, limit: Option<Duration>| match limit {
             Some(_) => args.budget(start, limit),

@@ -140,7 +140,7 @@ impl Gtp {
     /// An empty board, played by the engine `args` describes.
     pub fn new(args: EngineArgs) -> Gtp {
         Gtp {
-            engine: args.create(),
+            engine: args.create_player(),
             args,
             analysis: None,
             game: Game::new(),
@@ -467,7 +467,14 @@ mod tests {
 
     /// `engine` searching `nodes` iterations a move, with the default settings.
     fn fixed_nodes(engine: EngineKind, nodes: u64) -> EngineArgs {
-        EngineArgs { time: None, nodes: Some(nodes), seed: 0, engine, search: SearchSettings::default() }
+        EngineArgs {
+            time: None,
+            nodes: Some(nodes),
+            seed: 0,
+            engine,
+            search: SearchSettings::default(),
+            book: false,
+        }
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! A move may neither capture nor be suicide; the player left without a legal move loses.
 //! [`Bitboard`] is a set of points, [`Position`] a validated position with both sides' legal
 //! sets in closed form, [`stones::Stones`] the bare stones that playouts place, [`tactics`] the
-//! decisive moves and eyes, [`Game`] a game in progress with its move list.
+//! decisive moves and eyes, [`Game`] a game in progress with its move list, [`symmetry`] the
+//! board's eight symmetries.
 
 pub mod bitboard;
 pub mod game;
@@ -12,6 +13,7 @@ pub mod hash;
 pub mod point;
 pub mod position;
 pub mod stones;
+pub mod symmetry;
 pub mod tactics;
 
 pub use bitboard::Bitboard;

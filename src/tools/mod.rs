@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod book;
 pub mod play;
 pub mod selfplay;
 pub mod serve;

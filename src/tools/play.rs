@@ -116,7 +116,7 @@ pub fn play<R: BufRead, W: Write>(
         out,
         echo: !terminal.interactive,
         colour: terminal.colour,
-        engine: args.engine.create(),
+        engine: args.engine.create_player(),
         args: args.engine,
         game: Game::new(),
         person: args.colour.unwrap_or(Color::Black),
@@ -455,6 +455,7 @@ mod tests {
                 seed: 0,
                 engine: EngineKind::Mcts,
                 search: SearchSettings::default(),
+                book: false,
             },
         };
         let mut input: &[u8] = b"purple\nw\nsoon\n1e300\n0.02\nquit\n";
@@ -480,6 +481,7 @@ mod tests {
                 seed: 0,
                 engine: EngineKind::Random,
                 search: SearchSettings::default(),
+                book: false,
             },
         };
         let mut input: &[u8] = b"\n";
@@ -523,6 +525,7 @@ mod tests {
                 seed: 4,
                 engine: EngineKind::Random,
                 search: SearchSettings::default(),
+                book: false,
             },
         };
         let transcript = |colour: bool| {

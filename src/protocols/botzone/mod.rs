@@ -115,7 +115,7 @@ pub fn run(options: &Options, started: Instant) -> i32 {
     let params = Params { memory_bytes: options.memory_mb as usize * 1_000_000, ..options.engine.params() };
     let mut bot = Bot {
         options,
-        engine: engines::create_with_params(options.engine.engine, options.engine.seed, params),
+        engine: engines::player(options.engine.engine, options.engine.seed, params, options.engine.book),
         format,
         out: io::stdout().lock(),
         game: None,

@@ -190,6 +190,7 @@ mod tests {
             seed: 1,
             engine: EngineKind::Rave,
             search: Default::default(),
+            book: false,
         };
         Arc::new(Thinker::new(&args))
     }
