@@ -50,11 +50,16 @@ impl EngineKind {
 /// `book` is set and the engine is the default one, for which the book was built.
 pub fn player(kind: EngineKind, seed: u64, params: Params, book: bool) -> Box<dyn Engine> {
     let engine = create_with_params(kind, seed, params);
-    if book && kind == EngineKind::Rave {
-        Box::new(book::Booked::new(engine, book::Book::embedded()))
-    } else {
-        engine
+    match opening_book(kind, book) {
+        Some(book) => Box::new(book::Booked::new(engine, book)),
+        None => engine,
     }
+}
+
+/// The book a game with `kind` opens from when `wanted`: the embedded one, for the engine it
+/// was built for (rave).
+pub fn opening_book(kind: EngineKind, wanted: bool) -> Option<&'static book::Book> {
+    (wanted && kind == EngineKind::Rave).then(book::Book::embedded)
 }
 
 /// Builds a built-in engine; `seed` makes its random choices reproducible.
@@ -158,6 +163,11 @@ impl EngineArgs {
     /// A new engine as the options choose it, searching every move (for analysis).
     pub fn create(&self) -> Box<dyn Engine> {
         create_with_params(self.engine, self.seed, self.params())
+    }
+
+    /// The book the options open games from, if any: [`opening_book`].
+    pub fn opening_book(&self) -> Option<&'static book::Book> {
+        opening_book(self.engine, self.book)
     }
 
     /// A new engine to play a game as the options choose it: [`player`].

@@ -2,6 +2,7 @@
 //! tree holds is sent while it searches. The tree is kept between slices (and between moves,
 //! as in a game), so the slices add up to one search.
 
+use crate::engines::book::Book;
 use crate::engines::EngineArgs;
 use crate::rules::{Point, Position};
 use crate::search::engine::{Budget, Engine, Proof, Report};
@@ -58,6 +59,8 @@ pub struct PointStats {
 /// The one engine and whether it searches.
 pub struct Thinker {
     engine: Mutex<Box<dyn Engine>>,
+    /// The opening book the engine's moves come from, where it has one (`--book`).
+    book: Option<&'static Book>,
     busy: AtomicBool,
     stop: &'static AtomicBool,
 }
@@ -76,6 +79,7 @@ impl Thinker {
     pub fn new(args: &EngineArgs) -> Thinker {
         Thinker {
             engine: Mutex::new(args.create()),
+            book: args.opening_book(),
             busy: AtomicBool::new(false),
             // `Budget` takes a flag that lives as long as the program: one a server.
             stop: Box::leak(Box::new(AtomicBool::new(false))),
@@ -112,6 +116,12 @@ impl Thinker {
     fn search(&self, position: &Position, goal: Goal, sender: &mpsc::Sender<Update>) {
         let mut engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
         let started = Instant::now();
+        // A move the book has is played at once; an analysis searches all the same.
+        if let (Goal::Move(_), Some(entry)) = (goal, self.book.and_then(|book| book.lookup(position))) {
+            let report = Report::instant(entry.best, entry.win, started);
+            let _ = sender.blocking_send(Update::new(&report, Vec::new(), 0, started.elapsed(), true));
+            return;
+        }
         let deadline = match goal {
             Goal::Move(limit) => Some(started + limit),
             Goal::Analyse => None,
@@ -184,13 +194,17 @@ mod tests {
     use crate::engines::EngineKind;
 
     fn thinker() -> Arc<Thinker> {
+        thinker_with_book(false)
+    }
+
+    fn thinker_with_book(book: bool) -> Arc<Thinker> {
         let args = EngineArgs {
             time: None,
             nodes: None,
             seed: 1,
             engine: EngineKind::Rave,
             search: Default::default(),
-            book: false,
+            book,
         };
         Arc::new(Thinker::new(&args))
     }
@@ -235,6 +249,21 @@ mod tests {
         }
         let again = updates(thinker.start(Position::new(), Goal::Move(Duration::from_millis(150))).unwrap());
         assert!(again.last().unwrap().done);
+    }
+
+    #[test]
+    fn with_book_a_move_comes_from_it_and_an_analysis_still_searches() {
+        let thinker = thinker_with_book(true);
+        let book_move = Book::embedded().lookup(&Position::new()).unwrap().best.to_string();
+        let all = updates(thinker.start(Position::new(), Goal::Move(Duration::from_secs(5))).unwrap());
+        assert_eq!(all.len(), 1);
+        assert_eq!((all[0].best.as_str(), all[0].simulations, all[0].done), (book_move.as_str(), 0, true));
+        while thinker.busy.load(Ordering::Acquire) {
+            std::thread::yield_now();
+        }
+        let mut analysis = thinker.start(Position::new(), Goal::Analyse).unwrap();
+        assert!(analysis.blocking_recv().unwrap().simulations > 0);
+        thinker.stop();
     }
 
     #[test]
