@@ -31,7 +31,7 @@ pub struct BookArgs {
     /// Positions searched at once, each on a thread of its own.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=255))]
     pub jobs: u8,
-    /// Where to write the book (src/engines/book.txt is the one embedded); stdout when omitted.
+    /// Where to write the book; stdout when omitted.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Seed of the searches' random choices.
