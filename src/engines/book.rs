@@ -29,6 +29,13 @@ pub struct Book {
     entries: HashMap<Key, Entry>,
 }
 
+impl Entry {
+    /// The report of playing this move, looked up since `started`.
+    pub fn report(&self, started: Instant) -> Report {
+        Report::instant(self.best, self.win, started)
+    }
+}
+
 impl Book {
     /// Reads a book: a position a line, the moves that reach it from the empty board (GTP
     /// points, `-` for none), `:`, then the move, its simulations and its win estimate; `#`
@@ -120,7 +127,7 @@ impl Engine for Booked {
     fn think(&mut self, position: &Position, budget: &Budget) -> Report {
         let started = Instant::now();
         match self.book.lookup(position) {
-            Some(entry) => Report::instant(entry.best, entry.win, started),
+            Some(entry) => entry.report(started),
             None => self.engine.think(position, budget),
         }
     }

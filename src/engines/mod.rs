@@ -142,13 +142,20 @@ fn parse_set_argument(argument: &str) -> Result<(String, f64), String> {
 /// A thinking time per move: a number of seconds above 0 and at most
 /// [`time::MAX_MOVE_SECONDS`].
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= time::MAX_MOVE_SECONDS => Ok(v),
-        _ => Err(format!(
-            "'{s}' is not a number of seconds above 0 and at most {} (a day)",
-            time::MAX_MOVE_SECONDS
-        )),
+    s.trim().parse::<f64>().ok().and_then(|v| check_seconds(v).ok()).ok_or_else(|| not_seconds(s))
+}
+
+/// A thinking time per move given as a number (an API's): as [`parse_seconds`] takes it.
+pub fn check_seconds(v: f64) -> Result<f64, String> {
+    if v > 0.0 && v <= time::MAX_MOVE_SECONDS {
+        Ok(v)
+    } else {
+        Err(not_seconds(v))
     }
+}
+
+fn not_seconds(what: impl std::fmt::Display) -> String {
+    format!("'{what}' is not a number of seconds above 0 and at most {} (a day)", time::MAX_MOVE_SECONDS)
 }
 
 /// A number of iterations or playouts: a whole number, at least 1.

@@ -6,7 +6,7 @@
 pub mod game;
 pub mod thinker;
 
-use crate::engines::{parse_seconds, EngineArgs};
+use crate::engines::{check_seconds, EngineArgs};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, StatusCode};
@@ -127,9 +127,7 @@ async fn think(State(thinker): State<Arc<Thinker>>, body: Bytes) -> Result<impl 
     }
     let goal = match request.seconds {
         None => Goal::Analyse,
-        Some(seconds) => {
-            Goal::Move(Duration::from_secs_f64(parse_seconds(&seconds.to_string()).map_err(ApiError::bad)?))
-        }
+        Some(seconds) => Goal::Move(Duration::from_secs_f64(check_seconds(seconds).map_err(ApiError::bad)?)),
     };
     let Some(updates) = thinker.start(game.position().clone(), goal) else {
         return Err(ApiError(

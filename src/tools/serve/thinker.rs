@@ -118,8 +118,13 @@ impl Thinker {
         let started = Instant::now();
         // A move the book has is played at once; an analysis searches all the same.
         if let (Goal::Move(_), Some(entry)) = (goal, self.book.and_then(|book| book.lookup(position))) {
-            let report = Report::instant(entry.best, entry.win, started);
-            let _ = sender.blocking_send(Update::new(&report, Vec::new(), 0, started.elapsed(), true));
+            let _ = sender.blocking_send(Update::new(
+                &entry.report(started),
+                Vec::new(),
+                0,
+                started.elapsed(),
+                true,
+            ));
             return;
         }
         let deadline = match goal {
