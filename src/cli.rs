@@ -40,6 +40,11 @@ pub enum Command {
         #[arg(long, value_name = "N", conflicts_with_all = ["nodes", "engine"],
               value_parser = crate::engines::parse_count, allow_negative_numbers = true)]
         playouts: Option<u64>,
+        /// Threads the playout search runs on, together on one tree; the signature is the
+        /// same every run on one thread only.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::engines::parse_threads,
+              conflicts_with = "playouts")]
+        threads: usize,
         /// The search's tunables (--set).
         #[command(flatten)]
         search: crate::engines::SearchSettings,
@@ -63,11 +68,14 @@ pub fn run(started: Instant) -> i32 {
     install_panic_hook();
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { nodes, engine, playouts, search }) => {
+        Some(Command::Bench { nodes, engine, playouts, threads, search }) => {
             let out = &mut std::io::stdout().lock();
             let written = match playouts {
                 Some(count) => crate::tools::bench::run_playouts(count, search.params(), out),
-                None => crate::tools::bench::run(engine, nodes, search.params(), out),
+                None => {
+                    let params = crate::search::params::Params { threads, ..search.params() };
+                    crate::tools::bench::run(engine, nodes, params, out)
+                }
             };
             match written {
                 Ok(()) => 0,

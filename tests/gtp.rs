@@ -161,7 +161,15 @@ fn scripted_session_every_reply() {
         ("time_left green 10 0", Expect::Err("syntax error: invalid color 'green'".into())),
         ("time_left w -1 0", Expect::Err("syntax error: '-1' is not a number of seconds".into())),
         ("genmove white", Expect::Later),
-        ("gogui-analyze_commands", Expect::Ok("gfx/Visits/nogo-visits\ngfx/Win estimate/nogo-winrates")),
+        (
+            "gogui-analyze_commands",
+            Expect::Ok(
+                "gfx/Visits/nogo-visits\ngfx/Win estimate/nogo-winrates\nparam/Search parameters/nogo-param",
+            ),
+        ),
+        ("nogo-param", Expect::Ok("[string] threads 1")),
+        ("nogo-param threads 2", Expect::Ok("")),
+        ("nogo-param threads 0", Expect::Err("'0' is not a number of threads from 1 to 256".into())),
         ("nogo-visits", Expect::Later),
         ("nogo-winrates", Expect::Later),
         ("undo", Expect::Ok("")),

@@ -7,7 +7,6 @@ use crate::rules::{Point, Position};
 use crate::search::engine::{Budget, BusyNode, Engine, Report};
 use std::collections::HashMap;
 use std::sync::OnceLock;
-use std::time::Instant;
 
 /// The book built for the default engine (`nogo book`).
 const EMBEDDED: &str = include_str!("book.txt");
@@ -30,9 +29,11 @@ pub struct Book {
 }
 
 impl Entry {
-    /// The report of playing this move, looked up since `started`.
-    pub fn report(&self, started: Instant) -> Report {
-        Report::instant(self.best, self.win, started)
+    /// The report of playing this move after `searched`: the book's move and estimate, the
+    /// search's effort, its line where it chose the same move.
+    pub fn report(&self, searched: Report) -> Report {
+        let pv = if searched.best == self.best { searched.pv } else { vec![self.best] };
+        Report { best: self.best, win_rate: self.win, pv, ..searched }
     }
 }
 
@@ -124,11 +125,13 @@ impl Engine for Booked {
         self.engine.name()
     }
 
+    /// A book move is played after the search all the same, so the tree the next turns reuse
+    /// is grown as it would be without the book.
     fn think(&mut self, position: &Position, budget: &Budget) -> Report {
-        let started = Instant::now();
+        let searched = self.engine.think(position, budget);
         match self.book.lookup(position) {
-            Some(entry) => entry.report(started),
-            None => self.engine.think(position, budget),
+            Some(entry) => entry.report(searched),
+            None => searched,
         }
     }
 
@@ -204,11 +207,13 @@ mod tests {
     }
 
     #[test]
-    fn a_booked_engine_answers_from_the_book_and_searches_elsewhere() {
+    fn a_booked_engine_searches_and_plays_the_books_move_where_it_has_one() {
         let book: &'static Book = Box::leak(Box::new(Book::parse("- : J1 1000 0.52").unwrap()));
         let mut engine = Booked::new(crate::engines::create(crate::engines::EngineKind::Rave, 1), book);
+        // The book's move, after a search all the same.
         let report = engine.think(&Position::new(), &Budget::nodes(500));
-        assert_eq!((report.best, report.iterations), ("J1".parse().unwrap(), 0));
+        assert_eq!((report.best, report.iterations), ("J1".parse().unwrap(), 500));
+        assert!(!engine.root_children(&Position::new()).is_empty());
         let elsewhere = after(&["J1"]);
         let report = engine.think(&elsewhere, &Budget::nodes(500));
         assert_eq!(report.iterations, 500);

@@ -104,6 +104,21 @@ pub struct EngineArgs {
     /// first moves, chosen by long searches.
     #[arg(long)]
     pub book: bool,
+    /// Threads the default engine, rave, searches on, together on one tree [default: 1; the
+    /// Botzone bot has one core there].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+}
+
+/// Most threads a search runs on.
+pub const MAX_THREADS: usize = 256;
+
+/// A number of threads: a whole number from 1 to [`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(threads) if (1..=MAX_THREADS).contains(&threads) => Ok(threads),
+        _ => Err(format!("'{s}' is not a number of threads from 1 to {MAX_THREADS}")),
+    }
 }
 
 /// The search's tunables as a command line sets them: every tool that runs the search
@@ -182,9 +197,10 @@ impl EngineArgs {
         player(self.engine, self.seed, self.params(), self.book)
     }
 
-    /// The search's parameters: the defaults with `--set`'s settings.
+    /// The search's parameters: the defaults with `--set`'s settings, on `--threads` threads
+    /// (1 unless set).
     pub fn params(&self) -> Params {
-        self.search.params()
+        Params { threads: self.threads.unwrap_or(1), ..self.search.params() }
     }
 
     /// The time limit of a move when no controller sets one: `--time`, else `default`, unless
@@ -289,8 +305,15 @@ mod tests {
     fn settings_reach_the_search_parameters() {
         let settings = vec![("widening".to_string(), 2.0), ("policy_visits".to_string(), 0.0)];
         let search = SearchSettings { settings };
-        let args =
-            EngineArgs { time: None, nodes: None, seed: 0, engine: EngineKind::Mcts, search, book: false };
+        let args = EngineArgs {
+            time: None,
+            nodes: None,
+            seed: 0,
+            engine: EngineKind::Mcts,
+            search,
+            book: false,
+            threads: None,
+        };
         let expected = Params { widening: 2.0, policy_visits: 0, ..Params::default() };
         assert_eq!(args.params(), expected);
         assert_eq!(EngineArgs { search: SearchSettings::default(), ..args }.params(), Params::default());
@@ -306,6 +329,7 @@ mod tests {
             engine: EngineKind::Mcts,
             search: SearchSettings::default(),
             book: false,
+            threads: None,
         };
         let budget = |args: &EngineArgs, limit: Option<Duration>| match limit {
             Some(_) => args.budget(start, limit),

@@ -7,7 +7,7 @@
 //! pass, which NoGo does not). Controllers that follow `gogui-rules_side_to_move` never
 //! hit this. `genmove` answers `resign` when the colour to move has no legal move.
 
-use crate::engines::EngineArgs;
+use crate::engines::{parse_threads, EngineArgs};
 use crate::protocols::sgf::GameRecord;
 use crate::rules::point::SIZE;
 use crate::rules::{Color, Game, Point};
@@ -58,13 +58,15 @@ pub const COMMANDS: &[&str] = &[
     "cputime",
     "nogo-visits",
     "nogo-winrates",
+    "nogo-param",
 ];
 
 /// The line GoGui sends while a command runs to have it answered at once (`gogui-interrupt`).
 const INTERRUPT: &str = "# interrupt";
 
 /// The analysis views offered to GoGui (`gogui-analyze_commands`).
-const ANALYZE_COMMANDS: &str = "gfx/Visits/nogo-visits\ngfx/Win estimate/nogo-winrates";
+const ANALYZE_COMMANDS: &str =
+    "gfx/Visits/nogo-visits\ngfx/Win estimate/nogo-winrates\nparam/Search parameters/nogo-param";
 
 /// One command line: the optional numeric id, the command name and its arguments.
 #[derive(Debug, PartialEq)]
@@ -232,6 +234,17 @@ impl Gtp {
             ("cputime", _) => Ok(format!("{:.3}", cpu_seconds())),
             ("nogo-visits", _) => Ok(self.analyse(View::Visits)),
             ("nogo-winrates", _) => Ok(self.analyse(View::WinRates)),
+            // GoGui's parameter commands: without arguments the settings, one a line, else
+            // one set.
+            ("nogo-param", []) => Ok(format!("[string] threads {}", self.args.params().threads)),
+            ("nogo-param", ["threads", threads]) => {
+                self.args.threads = Some(parse_threads(threads)?);
+                // The search is made anew on the threads; the game goes on.
+                self.engine = self.args.create_player();
+                self.analysis = None;
+                Ok(String::new())
+            }
+            ("nogo-param", _) => Err(syntax("nogo-param [threads N]")),
             _ => Err("unknown command".into()),
         }
     }
@@ -462,6 +475,7 @@ pub fn run(args: GtpArgs) -> i32 {
 mod tests {
     use super::*;
     use crate::engines::{EngineKind, SearchSettings};
+    use crate::rules::Position;
     use crate::search::mcts::Mcts;
     use crate::search::params::Params;
 
@@ -474,7 +488,24 @@ mod tests {
             engine,
             search: SearchSettings::default(),
             book: false,
+            threads: None,
         }
+    }
+
+    #[test]
+    fn the_threads_are_a_gogui_parameter_and_the_game_goes_on() {
+        let mut gtp = Gtp::new(fixed_nodes(EngineKind::Rave, 4000));
+        assert_eq!(gtp.execute("nogo-param", &[]), Ok("[string] threads 1".into()));
+        gtp.execute("play", &["b".into(), "E5".into()]).unwrap();
+        assert_eq!(gtp.execute("nogo-param", &["threads".into(), "3".into()]), Ok(String::new()));
+        assert_eq!(gtp.execute("nogo-param", &[]), Ok("[string] threads 3".into()));
+        let reply = gtp.execute("genmove", &["w".into()]).unwrap();
+        assert!(Position::from_moves(["E5".parse().unwrap(), reply.parse().unwrap()]).is_ok(), "{reply}");
+        for bad in [&["threads", "0"][..], &["threads", "many"], &["memory", "1"], &["threads"]] {
+            let args: Vec<String> = bad.iter().map(|a| a.to_string()).collect();
+            assert!(gtp.execute("nogo-param", &args).is_err(), "{bad:?}");
+        }
+        assert!(gtp.execute("gogui-analyze_commands", &[]).unwrap().contains("param/"));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The think loop both tree searches share: a move found without a tree when there is one
 //! (a decisive move, the endgame solver's proof), else simulations from the root until the
-//! budget ends or the root is proven, the clock read every [`CLOCK_INTERVAL`] of them, and
-//! the report read off the tree by [`analysis`]. A search supplies only its simulation
+//! budget ends or the root is proven, the clock read every [`CLOCK_INTERVAL`] of them (on one
+//! thread unless the search runs them otherwise, [`Simulate::run`]), and the report read off
+//! the tree by [`analysis`]. A search supplies only its simulation
 //! ([`Simulate`]); every [`Simulate`] is an [`Engine`].
 
 use crate::rules::{Point, Position};
@@ -65,7 +66,18 @@ impl LeafClock {
         }
     }
 
-    /// The estimated time spent at the leaves since [`LeafClock::turn_on`].
+    /// A clock for another thread of the same search: on when this one is, from nothing.
+    pub fn fork(&self) -> LeafClock {
+        LeafClock { on: self.on, ..LeafClock::default() }
+    }
+
+    /// Adds the time another thread's clock measured ([`LeafClock::fork`]).
+    pub fn add(&mut self, other: &LeafClock) {
+        self.sampled += other.sampled;
+    }
+
+    /// The estimated time spent at the leaves since [`LeafClock::turn_on`], all threads
+    /// together.
     pub fn total(&self) -> Duration {
         self.sampled * LEAVES_PER_SAMPLE
     }
@@ -125,6 +137,30 @@ pub trait Simulate: Send {
     fn clock_due(&mut self) -> bool {
         false
     }
+
+    /// Runs simulations from `position`, prepared, until `budget` ends or the root is
+    /// proven: how many ran. By default [`run_serial`].
+    fn run(&mut self, position: &Position, budget: &Budget) -> u64
+    where
+        Self: Sized,
+    {
+        run_serial(self, position, budget)
+    }
+}
+
+/// Runs simulations one at a time on this thread ([`Simulate::run`]), reading the clock every
+/// [`CLOCK_INTERVAL`] of them.
+pub fn run_serial<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) -> u64 {
+    let max = budget.nodes.unwrap_or(u64::MAX);
+    let mut simulations = 0;
+    while simulations < max && !search.core().tree.proof(NodeId::ROOT).is_known() {
+        search.simulate(position);
+        simulations += 1;
+        if (simulations.is_multiple_of(CLOCK_INTERVAL) || search.clock_due()) && budget.expired() {
+            break;
+        }
+    }
+    simulations
 }
 
 /// Sets `search` up for simulations from `position`: the tree's root (the subtree kept from
@@ -142,15 +178,7 @@ pub fn think<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) 
         return report;
     }
     prepare(search, position);
-    let max = budget.nodes.unwrap_or(u64::MAX);
-    let mut simulations = 0;
-    while simulations < max && !search.core().tree.proof(NodeId::ROOT).is_known() {
-        search.simulate(position);
-        simulations += 1;
-        if (simulations.is_multiple_of(CLOCK_INTERVAL) || search.clock_due()) && budget.expired() {
-            break;
-        }
-    }
+    let simulations = search.run(position, budget);
     let core = search.core_mut();
     let tree = &core.tree;
     let (best, win_rate) = match analysis::best_move(tree, NodeId::ROOT) {

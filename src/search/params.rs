@@ -36,11 +36,13 @@ macro_rules! tunables {
             )*
             /// Bytes the search may use: its tree and the endgame solver's table together.
             pub memory_bytes: usize,
+            /// Threads the playout search runs its simulations on, together on one tree.
+            pub threads: usize,
         }
 
         impl Default for Params {
             fn default() -> Params {
-                Params { $($name: $default,)* memory_bytes: DEFAULT_MEMORY_BYTES }
+                Params { $($name: $default,)* memory_bytes: DEFAULT_MEMORY_BYTES, threads: 1 }
             }
         }
 

@@ -2,7 +2,7 @@
 //! descents share their first moves, whose positions need not be played again.
 
 use crate::rules::point::MAX_POSITIONS;
-use crate::rules::{Bitboard, Position};
+use crate::rules::{Bitboard, Point, Position};
 use crate::search::tree::{NodeId, Stats, Tree};
 
 /// The positions of the nodes of the last descent, with their side to move's legal moves.
@@ -36,17 +36,17 @@ impl Walk {
         (&self.positions[depth], self.moves[depth])
     }
 
-    /// Enters `id`, `depth` (at least 1) moves below the root, a child of the node entered at
-    /// `depth - 1`: its position and the legal moves there, played from the position above
-    /// unless the last descent went through it too.
+    /// Enters `id`, the child playing `point` of the node entered at `depth - 1`, `depth`
+    /// (at least 1) moves below the root: its position and the legal moves there, played from
+    /// the position above unless the last descent went through it too.
     #[inline]
-    pub fn enter<S: Stats>(&mut self, tree: &Tree<S>, depth: usize, id: NodeId) -> (&Position, Bitboard) {
+    pub fn enter(&mut self, depth: usize, id: NodeId, point: Point) -> (&Position, Bitboard) {
         debug_assert!(depth > 0, "the root is always entered");
         if depth > self.last || self.nodes[depth] != id {
             let (above, below) = self.positions.split_at_mut(depth);
             let position = &mut below[0];
             position.clone_from(&above[depth - 1]);
-            position.play_unchecked(tree.point(id));
+            position.play_unchecked(point);
             self.moves[depth] = position.legal_moves();
             self.nodes[depth] = id;
             self.last = depth;
@@ -58,7 +58,7 @@ impl Walk {
     #[inline]
     pub fn to<S: Stats>(&mut self, tree: &Tree<S>, path: &[NodeId]) -> &Position {
         for (depth, &id) in path.iter().enumerate().skip(1) {
-            self.enter(tree, depth, id);
+            self.enter(depth, id, tree.point(id));
         }
         &self.positions[path.len() - 1]
     }

@@ -99,7 +99,10 @@ pub enum BenchEngine {
 /// `out`.
 pub fn run(engine: BenchEngine, nodes: u64, params: Params, out: &mut impl Write) -> io::Result<()> {
     match engine {
-        BenchEngine::Mcts => run_search(|| Mcts::new(params, 0), nodes, "evaluations", out),
+        // The evaluation search runs on one thread.
+        BenchEngine::Mcts => {
+            run_search(|| Mcts::new(Params { threads: 1, ..params }, 0), nodes, "evaluations", out)
+        }
         BenchEngine::Rave => run_search(|| Rave::new(params, 0), nodes, "playouts", out),
     }
 }
@@ -119,9 +122,11 @@ fn run_search<T: Simulate>(
         "{:<12} {:<4} {:>9} {:>11} {:>10} {:>13} {:>9}",
         "position", "move", "visits", "simulations", "tree nodes", "simulations/s", leaves
     )?;
+    let mut threads = 1;
     for (name, moves) in POSITIONS {
         let position = position(moves);
         let mut search = make();
+        threads = search.core().params.threads;
         search.core_mut().leaf_clock.turn_on();
         let started = Instant::now();
         let report = search.think(&position, &Budget::nodes(nodes));
@@ -131,7 +136,8 @@ fn run_search<T: Simulate>(
         for value in [report.best.index() as u64, visits as u64] {
             signature = (signature ^ value).wrapping_mul(0x0100_0000_01b3);
         }
-        let at_leaves = core.leaf_clock.total().min(elapsed);
+        // The leaves' time on every thread, as a share of the time of all of them.
+        let at_leaves = (core.leaf_clock.total() / core.params.threads as u32).min(elapsed);
         total_simulations += report.iterations;
         total += elapsed;
         total_at_leaves += at_leaves;
@@ -145,7 +151,10 @@ fn run_search<T: Simulate>(
             100.0 * at_leaves.as_secs_f64() / elapsed.as_secs_f64(),
         )?;
     }
-    writeln!(out, "signature {signature:016x}")?;
+    match threads {
+        1 => writeln!(out, "signature {signature:016x}")?,
+        _ => writeln!(out, "signature {signature:016x} (on {threads} threads: not the same every run)")?,
+    }
     let share = total_at_leaves.as_secs_f64() / total.as_secs_f64();
     writeln!(
         out,

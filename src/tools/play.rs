@@ -456,6 +456,7 @@ mod tests {
                 engine: EngineKind::Mcts,
                 search: SearchSettings::default(),
                 book: false,
+                threads: None,
             },
         };
         let mut input: &[u8] = b"purple\nw\nsoon\n1e300\n0.02\nquit\n";
@@ -482,6 +483,7 @@ mod tests {
                 engine: EngineKind::Random,
                 search: SearchSettings::default(),
                 book: false,
+                threads: None,
             },
         };
         let mut input: &[u8] = b"\n";
@@ -526,6 +528,7 @@ mod tests {
                 engine: EngineKind::Random,
                 search: SearchSettings::default(),
                 book: false,
+                threads: None,
             },
         };
         let transcript = |colour: bool| {

@@ -45,6 +45,9 @@ pub struct SelfplayArgs {
     /// Games played at once, one thread each.
     #[arg(short = 'j', long, default_value_t = 1)]
     pub jobs: usize,
+    /// Threads each game's search runs on (rave), together on one tree.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::engines::parse_threads)]
+    pub threads: usize,
     /// Seed of the openings and draws.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -77,7 +80,7 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
         let p = position.legal_moves().choose(&mut rng).expect("a legal move");
         play(&mut position, &mut moves, p);
     }
-    let params = Params { memory_bytes: 64 << 20, ..args.search.params() };
+    let params = Params { memory_bytes: 64 << 20, threads: args.threads, ..args.search.params() };
     let mut search = create_with_params(args.engine, number, params);
     let mut records = Vec::new();
     let mut searched_moves = 0;
@@ -287,6 +290,7 @@ mod tests {
             temperature_moves: 4,
             temperature: 1.0,
             jobs: 1,
+            threads: 1,
             seed: 3,
             shard: None,
             tree_visits: 0,

@@ -3,50 +3,55 @@
 //! position, or near the root the policy network's ranking.
 
 use super::node::RaveStats;
-use super::Rave;
+use super::Context;
 use crate::rules::point::INDEX_COUNT;
 use crate::rules::{Bitboard, Position};
 use crate::search::engine::Proof;
 use crate::search::policy;
-use crate::search::tree::NodeId;
+use crate::search::tree::{NodeId, Nodes};
 
-impl Rave {
-    /// Expands `id`, the node of `position` at `depth` below the root, whose side to move has
-    /// the legal `moves`: near the root (`policy_depth`) with `rave_policy_weight` above 0 the
-    /// children's prior means follow the policy network's ranking, from `0.5 +
-    /// rave_policy_weight` for its first to `0.5 - rave_policy_weight` for its last; elsewhere
-    /// the evaluation of each child's position (`rave_eval_weight`), or even with that at 0.
-    /// A node without moves is proven won for its mover. False when the tree is full.
-    pub(super) fn expand(&mut self, id: NodeId, position: &Position, moves: Bitboard, depth: usize) -> bool {
-        let tree = &mut self.core.tree;
-        if moves.is_empty() {
-            tree.set_proof(id, Proof::Win);
-            return true;
-        }
-        // Checked before the priors, which a leaf the full tree cannot take need not cost.
-        if !tree.has_room(moves.count() as usize) {
-            return false;
-        }
-        let params = &self.core.params;
-        let prior = params.rave_prior as f32;
-        let weight = params.rave_policy_weight;
-        let eval_weight = params.rave_eval_weight;
-        let by_policy = weight > 0.0 && depth < params.policy_depth as usize;
-        if !by_policy && eval_weight > 0.0 {
-            let values = self.values.values_after(position, moves, params);
-            return tree
-                .expand(id, moves, |p| RaveStats::new(prior, 0.5 + eval_weight * (values[p.index()] - 0.5)));
-        }
-        if !by_policy || moves.count() < 2 {
-            return tree.expand(id, moves, |_| RaveStats::new(prior, 0.5));
-        }
-        let last_move = if id == NodeId::ROOT { tree.root_last_move() } else { Some(tree.point(id)) };
-        let ranked = policy::Network::embedded().ranked(position, last_move);
-        let mut means = [0.5f32; INDEX_COUNT];
-        let step = 2.0 * weight / (ranked.len() - 1) as f32;
-        for (rank, &index) in ranked.iter().enumerate() {
-            means[index as usize] = 0.5 + weight - step * rank as f32;
-        }
-        tree.expand(id, moves, |p| RaveStats::new(prior, means[p.index()]))
+/// Expands `id`, the node of `position` at `depth` below the root, whose side to move has
+/// the legal `moves`: near the root (`policy_depth`) with `rave_policy_weight` above 0 the
+/// children's prior means follow the policy network's ranking, from `0.5 +
+/// rave_policy_weight` for its first to `0.5 - rave_policy_weight` for its last; elsewhere
+/// the evaluation of each child's position (`rave_eval_weight`), or even with that at 0.
+/// A node without moves is proven won for its mover. False when the tree is full (or another
+/// thread expands the node).
+pub fn expand(
+    tree: &mut impl Nodes<RaveStats>,
+    context: Context,
+    id: NodeId,
+    position: &Position,
+    moves: Bitboard,
+    depth: usize,
+) -> bool {
+    if moves.is_empty() {
+        tree.set_proof(id, Proof::Win);
+        return true;
     }
+    // Checked before the priors, which a leaf the full tree cannot take need not cost.
+    if !tree.has_room(moves.count() as usize) {
+        return false;
+    }
+    let params = context.params;
+    let prior = params.rave_prior as f32;
+    let weight = params.rave_policy_weight;
+    let eval_weight = params.rave_eval_weight;
+    let by_policy = weight > 0.0 && depth < params.policy_depth as usize;
+    if !by_policy && eval_weight > 0.0 {
+        let values = context.values.values_after(position, moves, params);
+        return tree
+            .expand(id, moves, |p| RaveStats::new(prior, 0.5 + eval_weight * (values[p.index()] - 0.5)));
+    }
+    if !by_policy || moves.count() < 2 {
+        return tree.expand(id, moves, |_| RaveStats::new(prior, 0.5));
+    }
+    let last_move = if id == NodeId::ROOT { tree.root_last_move() } else { Some(tree.point(id)) };
+    let ranked = policy::Network::embedded().ranked(position, last_move);
+    let mut means = [0.5f32; INDEX_COUNT];
+    let step = 2.0 * weight / (ranked.len() - 1) as f32;
+    for (rank, &index) in ranked.iter().enumerate() {
+        means[index as usize] = 0.5 + weight - step * rank as f32;
+    }
+    tree.expand(id, moves, |p| RaveStats::new(prior, means[p.index()]))
 }

@@ -8,23 +8,26 @@
 //!
 //! The tree, the think loop and the reading of the result are the shared
 //! [`crate::search::tree`], [`crate::search::driver`] and [`crate::search::analysis`]; this
-//! module holds the node (`node`) and the policy.
+//! module holds the node (`node`) and the policy, written once for one thread or several
+//! (`threads`) over [`Nodes`].
 
 mod backup;
 mod expand;
 mod node;
 mod proofs;
 mod select;
+mod threads;
 
 use crate::rules::point::MAX_POSITIONS;
 use crate::rules::Bitboard;
 use crate::rules::{Color, Position};
-use crate::search::driver::{Core, Simulate};
-use crate::search::engine::Proof;
+use crate::search::driver::{self, Core, LeafClock, Simulate};
+use crate::search::endgame::Solver;
+use crate::search::engine::{Budget, Proof};
 use crate::search::eval::ValueTable;
 use crate::search::params::Params;
 use crate::search::playout::{playout, Outcome, OwnPoint};
-use crate::search::tree::{NodeId, Stats};
+use crate::search::tree::{NodeId, Nodes, Stats};
 use crate::search::walk::Walk;
 use backup::Step;
 pub use node::RaveStats;
@@ -34,63 +37,124 @@ pub struct Rave {
     core: Core<RaveStats>,
     /// The evaluation's values by mobility, for [`Params::rave_eval_weight`].
     values: ValueTable,
+    /// The descent of this thread's simulations, made as a search starts.
+    worker: Option<Box<Worker>>,
+}
+
+/// What a simulation reads besides the tree: the search's parameters and value table.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    params: &'a Params,
+    values: &'a ValueTable,
+}
+
+/// What each thread of a search keeps: the nodes of its current descent and the positions
+/// along it.
+struct Worker {
     /// The nodes of the current descent, from the root down.
     path: Vec<Step>,
-    /// The positions of the last descent, kept for the next (taken during a simulation).
-    walk: Option<Box<Walk>>,
+    /// The positions of the last descent, kept for the next.
+    walk: Walk,
 }
 
 impl Rave {
     /// A search with `params`, its random choices drawn from `seed`.
     pub fn new(params: Params, seed: u64) -> Rave {
-        Rave {
-            values: ValueTable::new(&params),
-            core: Core::new(params, seed),
-            path: Vec::with_capacity(MAX_POSITIONS),
-            walk: None,
-        }
+        Rave { values: ValueTable::new(&params), core: Core::new(params, seed), worker: None }
+    }
+}
+
+/// Whether a leaf's `position` has at most [`Params::rave_solve_points`] live points: a
+/// playout misjudges small endgames that the endgame solver settles.
+fn is_small_endgame(params: &Params, position: &Position) -> bool {
+    let points = params.rave_solve_points;
+    points > 0 && position.live_points() <= points
+}
+
+/// The proof, for its mover, of a small endgame's `position` by `solver` within
+/// [`Params::tree_solve_nodes`] nodes.
+fn solve(params: &Params, solver: &mut Option<Solver>, position: &Position) -> Option<Proof> {
+    Solver::made_once(solver).mover_proof(position, params.tree_solve_nodes)
+}
+
+impl Worker {
+    /// Ready for simulations from `root`, the position at the tree's root.
+    fn new(root: &Position) -> Worker {
+        Worker { path: Vec::with_capacity(MAX_POSITIONS), walk: Walk::new(root) }
     }
 
-    /// The proof, for its mover, of a leaf whose `position` has at most
-    /// [`Params::rave_solve_points`] live points, by the endgame solver within
-    /// [`Params::tree_solve_nodes`] nodes: a playout misjudges small endgames that the solver
-    /// settles.
-    fn solve_small_endgame(&mut self, position: &Position) -> Option<Proof> {
-        let points = self.core.params.rave_solve_points;
-        if points == 0 || position.live_points() > points {
-            return None;
-        }
-        let nodes = self.core.params.tree_solve_nodes;
-        self.core.solver().mover_proof(position, nodes)
-    }
-
-    /// Descends from the root to a leaf, expanding a leaf visited often enough, and records
-    /// the descent in `self.path`, whose last node is the leaf; `walk` holds the positions.
-    fn descend(&mut self, walk: &mut Walk) {
+    /// Descends from the root to a leaf, counting each node's visit and expanding a leaf
+    /// visited often enough, and records the descent in `self.path`, whose last node is the
+    /// leaf; `self.walk` holds the positions.
+    fn descend(&mut self, tree: &mut impl Nodes<RaveStats>, context: Context) {
         self.path.clear();
         let mut id = NodeId::ROOT;
         loop {
             let depth = self.path.len();
-            let (position, moves) = walk.at(depth);
+            let (position, moves) = self.walk.at(depth);
             self.path.push(Step { id, moves });
-            let tree = &self.core.tree;
+            tree.update(id, RaveStats::visit);
             if tree.proof(id).is_known() {
                 return;
             }
             if !tree.has_children(id) {
-                let ready =
-                    id == NodeId::ROOT || tree.stats(id).visits() >= self.core.params.rave_expand_visits;
-                if !ready || !self.expand(id, position, moves, depth) {
+                // This visit counted: the node was visited `rave_expand_visits` times before.
+                let ready = id == NodeId::ROOT || tree.stats(id).visits() > context.params.rave_expand_visits;
+                if !ready || !expand::expand(tree, context, id, position, moves, depth) {
                     return;
                 }
-                if self.core.tree.proof(id).is_known() {
-                    proofs::prove_up(&mut self.core.tree, &self.path);
+                if tree.proof(id).is_known() {
+                    proofs::prove_up(tree, &self.path);
                     return;
                 }
             }
-            id = select::best_child(&self.core.tree, id, &self.core.params);
-            walk.enter(&self.core.tree, depth + 1, id);
+            id = select::best_child(tree, id, context.params);
+            self.walk.enter(depth + 1, id, tree.point(id));
         }
+    }
+
+    /// Descends, expands, plays out (from the start of a search at `root`) and backs up;
+    /// `solve` proves a small endgame at a leaf where it can.
+    fn simulate(
+        &mut self,
+        tree: &mut impl Nodes<RaveStats>,
+        context: Context,
+        rng: &mut fastrand::Rng,
+        leaf_clock: &mut LeafClock,
+        solve: impl FnOnce(&Position) -> Option<Proof>,
+        root: &Position,
+    ) {
+        self.descend(tree, context);
+        let leaf = self.path.last().expect("a descent holds the root").id;
+        let position = self.walk.at(self.path.len() - 1).0;
+        if leaf != NodeId::ROOT && !tree.proof(leaf).is_known() && is_small_endgame(context.params, position)
+        {
+            if let Some(proof) = solve(position) {
+                tree.set_proof(leaf, proof);
+                proofs::prove_up(tree, &self.path);
+            }
+        }
+        let outcome = match tree.proof(leaf) {
+            // A proven node's result needs no playout; its stones are those on the board.
+            Proof::Unknown => {
+                let clock = leaf_clock.start();
+                let outcome = playout(position, rng, OwnPoint::of(context.params));
+                leaf_clock.stop(clock);
+                outcome
+            }
+            proof => {
+                let mover = !position.to_move();
+                let winner = if proof == Proof::Win { mover } else { !mover };
+                let stones = [position.stones(Color::Black), position.stones(Color::White)];
+                Outcome { winner, stones, reserves: [Bitboard::EMPTY; 2] }
+            }
+        };
+        let amaf = if context.params.rave_amaf_reserves == 0 {
+            [outcome.stones[0] - outcome.reserves[0], outcome.stones[1] - outcome.reserves[1]]
+        } else {
+            outcome.stones
+        };
+        backup::backup(tree, &self.path, root.to_move(), outcome.winner, amaf);
     }
 }
 
@@ -107,44 +171,23 @@ impl Simulate for Rave {
     }
 
     fn start(&mut self, position: &Position) {
-        self.walk = Some(Box::new(Walk::new(position)));
+        self.worker = Some(Box::new(Worker::new(position)));
     }
 
-    /// Descends, expands, plays out and backs up.
     fn simulate(&mut self, root: &Position) {
-        let mut walk = self.walk.take().expect("a walk from the start of the search");
-        self.descend(&mut walk);
-        let leaf = self.path.last().expect("a descent holds the root").id;
-        let position = walk.at(self.path.len() - 1).0;
-        if leaf != NodeId::ROOT && !self.core.tree.proof(leaf).is_known() {
-            if let Some(proof) = self.solve_small_endgame(position) {
-                self.core.tree.set_proof(leaf, proof);
-                proofs::prove_up(&mut self.core.tree, &self.path);
-            }
-        }
-        let core = &mut self.core;
-        let outcome = match core.tree.proof(leaf) {
-            // A proven node's result needs no playout; its stones are those on the board.
-            Proof::Unknown => {
-                let clock = core.leaf_clock.start();
-                let outcome = playout(position, &mut core.rng, OwnPoint::of(&core.params));
-                core.leaf_clock.stop(clock);
-                outcome
-            }
-            proof => {
-                let mover = !position.to_move();
-                let winner = if proof == Proof::Win { mover } else { !mover };
-                let stones = [position.stones(Color::Black), position.stones(Color::White)];
-                Outcome { winner, stones, reserves: [Bitboard::EMPTY; 2] }
-            }
-        };
-        let amaf = if core.params.rave_amaf_reserves == 0 {
-            [outcome.stones[0] - outcome.reserves[0], outcome.stones[1] - outcome.reserves[1]]
+        let worker = self.worker.as_mut().expect("a worker from the start of the search");
+        let Core { params, tree, solver, rng, leaf_clock } = &mut self.core;
+        let context = Context { params, values: &self.values };
+        worker.simulate(tree, context, rng, leaf_clock, |p| solve(params, solver, p), root);
+    }
+
+    /// On [`Params::threads`] threads when more than one (`threads`).
+    fn run(&mut self, position: &Position, budget: &Budget) -> u64 {
+        if self.core.params.threads > 1 {
+            threads::run(self, position, budget)
         } else {
-            outcome.stones
-        };
-        backup::backup(&mut core.tree, &self.path, root.to_move(), outcome.winner, amaf);
-        self.walk = Some(walk);
+            driver::run_serial(self, position, budget)
+        }
     }
 }
 

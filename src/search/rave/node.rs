@@ -4,7 +4,7 @@
 //! a node's children at once.
 
 use crate::search::engine::Proof;
-use crate::search::tree::Stats;
+use crate::search::tree::{Stats, Words};
 
 /// A node's statistics, 16 bytes: selection reads four children a cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -59,6 +59,17 @@ pub struct Blend {
     pub bias: f32,
 }
 
+// SAFETY: `repr(C)` of four 4-byte fields, f32 and u32, valid whatever their bits.
+unsafe impl Words for RaveStats {
+    #[inline]
+    fn add(&mut self, delta: &RaveStats) {
+        self.sum += delta.sum;
+        self.evidence += delta.evidence;
+        self.visits += delta.visits;
+        self.wins += delta.wins;
+    }
+}
+
 impl RaveStats {
     /// A new node: `prior` virtual all-moves-as-first simulations won at the rate
     /// `prior_mean`.
@@ -67,14 +78,19 @@ impl RaveStats {
         RaveStats { sum: prior * prior_mean, evidence: prior, ..RaveStats::default() }
     }
 
-    /// Counts a simulation through the node, won by the mover or not.
+    /// Counts a simulation entering the node. Until [`RaveStats::win`] counts its result it
+    /// is a loss for the mover: with threads, a virtual loss that draws the others elsewhere.
     #[inline]
-    pub fn count(&mut self, won: bool) {
-        let won = won as u32 as f32;
+    pub fn visit(&mut self) {
         self.visits += 1;
-        self.wins += won;
-        self.sum += won;
         self.evidence += 1.0;
+    }
+
+    /// Counts a simulation that [`RaveStats::visit`] counted as won by the mover.
+    #[inline]
+    pub fn win(&mut self) {
+        self.wins += 1.0;
+        self.sum += 1.0;
     }
 
     /// Counts a simulation in which the mover played this move later on, won or not.
@@ -126,10 +142,10 @@ mod tests {
         node.count_rave(true);
         node.count_rave(true);
         assert_eq!(node.value(blend), 3.0 / 4.0, "before a visit, the all-moves-as-first mean");
-        node.count(false);
+        node.visit();
         // beta = 4 / (1 + 4): 0.8 of the rave mean 3/4, 0.2 of the mean 0.
         assert!((node.value(blend) - 0.6).abs() < 1e-6, "{}", node.value(blend));
-        node.count(false);
+        node.visit();
         // beta = 4 / (2 + 4 + 8) = 2/7: the mean 0 and the rave mean 3/4.
         let biased = Blend { bias: 1.0 };
         assert!((node.value(biased) - 3.0 / 14.0).abs() < 1e-6, "{}", node.value(biased));
@@ -143,7 +159,8 @@ mod tests {
         for (proof, value) in [(Proof::Win, f32::INFINITY), (Proof::Loss, f32::NEG_INFINITY)] {
             let mut node = RaveStats::new(20.0, 0.5);
             node.prove(proof);
-            node.count(true);
+            node.visit();
+            node.win();
             node.count_rave(false);
             for bias in [0.0, 1.0] {
                 assert_eq!(node.value(Blend { bias }), value, "{proof:?}, bias {bias}");

@@ -5,22 +5,24 @@
 
 use super::node::{Blend, RaveStats};
 use crate::search::params::Params;
-use crate::search::tree::{sqrt_ln, NodeId, Stats, Tree};
+use crate::search::tree::{sqrt_ln, NodeId, Nodes, Stats};
 
-/// The child of `parent` (with children) with the best score for the side to move there,
-/// `value + rave_exploration * sqrt(ln N * n) / (n + n')` (`n` its simulations, `n'` its
-/// all-moves-as-first ones, `N` the parent's simulations), the first of equal scores: a child
-/// proven won before any other; children proven lost only when all are.
+/// The child of `parent` (with children, entered by this simulation) with the best score for
+/// the side to move there, `value + rave_exploration * sqrt(ln N * n) / (n + n')` (`n` its
+/// simulations, `n'` its all-moves-as-first ones, `N` the parent's simulations, this one
+/// included), the first of equal scores: a child proven won before any other; children proven
+/// lost only when all are.
 #[inline]
-pub fn best_child(tree: &Tree<RaveStats>, parent: NodeId, params: &Params) -> NodeId {
-    let exploration = params.rave_exploration * sqrt_ln(tree.stats(parent).visits() + 1);
+pub fn best_child(tree: &impl Nodes<RaveStats>, parent: NodeId, params: &Params) -> NodeId {
+    let exploration = params.rave_exploration * sqrt_ln(tree.stats(parent).visits());
     let blend = Blend { bias: 4.0 * params.rave_bias * params.rave_bias };
-    let children = tree.child_stats(parent);
-    let best = if blend.bias == 0.0 {
-        first_best(children, exploration)
-    } else {
-        first_best_by(children, |c| c.value(blend) + exploration * c.exploration())
-    };
+    let best = tree.with_child_stats(parent, |children| {
+        if blend.bias == 0.0 {
+            first_best(children, exploration)
+        } else {
+            first_best_by(children, |c| c.value(blend) + exploration * c.exploration())
+        }
+    });
     tree.child_at(parent, best)
 }
 
@@ -181,7 +183,10 @@ mod tests {
                 .map(|_| {
                     let mut child = RaveStats::new(rng.u32(1..4) as f32, rng.u8(0..3) as f32 / 2.0);
                     for _ in 0..rng.u32(0..4) {
-                        child.count(rng.bool());
+                        child.visit();
+                        if rng.bool() {
+                            child.win();
+                        }
                     }
                     match rng.u8(0..12) {
                         0 => child.prove(Proof::Win),

@@ -3,7 +3,7 @@ use super::*;
 use crate::rules::tactics::decisive_move;
 use crate::rules::test_support::{play_out, random_positions};
 use crate::rules::Point;
-use crate::search::endgame;
+use crate::search::endgame::{self, Solver};
 use crate::search::engine::{Budget, Engine};
 use crate::search::eval;
 use crate::search::tree::Tree;
@@ -109,7 +109,8 @@ fn new_nodes_start_from_the_evaluation_of_their_position() {
     let mut search = Rave::new(params, 0);
     search.core.tree.set_root(&position);
     let moves = position.legal_moves();
-    assert!(search.expand(NodeId::ROOT, &position, moves, 0));
+    let context = Context { params: &params, values: &search.values };
+    assert!(expand::expand(&mut search.core.tree, context, NodeId::ROOT, &position, moves, 0));
     let mut priors = Vec::new();
     for p in moves.iter() {
         let mut after = position.clone();
@@ -165,4 +166,102 @@ fn busy_nodes_are_the_expanded_nodes_below_the_root_simulated_enough() {
         );
     }
     assert!(search.busy_nodes(&position, u32::MAX).is_empty());
+}
+
+/// Checks the tree of `search`, last searched from `position`: every node with children has
+/// one per legal move, in board order, and at least their simulations; every proof is the
+/// endgame solver's or agrees with its children's, and is marked in its statistics. The
+/// number of nodes.
+fn check_tree(search: &Rave, position: &Position) -> usize {
+    let tree = tree(search);
+    let mut stack = vec![(NodeId::ROOT, position.clone())];
+    let mut nodes = 0;
+    let mut solver = None;
+    while let Some((id, position)) = stack.pop() {
+        nodes += 1;
+        let (stats, proof) = (*tree.stats(id), tree.proof(id));
+        let marked = [(Proof::Win, f32::INFINITY), (Proof::Loss, f32::NEG_INFINITY)];
+        if let Some(&(_, sum)) = marked.iter().find(|m| m.0 == proof) {
+            assert_eq!(stats.sum, sum, "a proof is marked in the statistics");
+        }
+        // A small endgame's proof is the solver's (a thread may have proven a leaf with the
+        // solver as another gave it children); a larger one's agrees with its children's.
+        if proof.is_known() && position.live_points() <= 12 {
+            let exact = Solver::made_once(&mut solver).mover_proof(&position, u32::MAX);
+            assert_eq!(Some(proof), exact, "a proof, for the mover\n{position}");
+        } else if proof.is_known() {
+            let mut proofs = tree.child_proofs(id);
+            match proof {
+                Proof::Win => assert!(proofs.all(|p| p == Proof::Loss), "won: every reply lost"),
+                _ => assert!(proofs.any(|p| p == Proof::Win), "lost: a reply won"),
+            }
+        }
+        if !tree.has_children(id) {
+            continue;
+        }
+        let moves: Vec<Point> = tree.children(id).map(|c| tree.point(c)).collect();
+        assert_eq!(moves, position.legal_moves().iter().collect::<Vec<_>>(), "a child per legal move");
+        let below: u32 = tree.children(id).map(|c| tree.stats(c).visits()).sum();
+        assert!(below <= stats.visits(), "{below} simulations below a node of {}", stats.visits());
+        for child in tree.children(id) {
+            let mut after = position.clone();
+            after.play(tree.point(child)).unwrap();
+            stack.push((child, after));
+        }
+    }
+    nodes
+}
+
+#[test]
+fn threads_grow_one_sound_tree_and_every_simulation_is_counted() {
+    let positions = random_positions(21, |p| p.empty().count() <= 61).into_iter().take(4);
+    for (k, position) in positions.chain([Position::new()]).enumerate() {
+        for threads in [1, 2, 4] {
+            let mut search = Rave::new(Params { threads, ..small() }, k as u64);
+            let report = search.think(&position, &Budget::nodes(20_000));
+            assert_eq!(report.iterations, 20_000, "the budget is shared exactly");
+            assert!(position.legal_moves().has(report.best));
+            assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 20_000, "no visit lost");
+            assert!(check_tree(&search, &position) > 1000);
+            // The next move's search keeps the subtree and counts on from it.
+            let mut after = position.clone();
+            after.play(report.best).unwrap();
+            if after.legal_moves().is_empty() {
+                continue;
+            }
+            let kept = tree(&search).stats(tree(&search).child(NodeId::ROOT, report.best).unwrap()).visits();
+            search.think(&after, &Budget::nodes(5000));
+            assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), kept + 5000, "{threads} threads");
+            check_tree(&search, &after);
+        }
+    }
+}
+
+#[test]
+fn threads_prove_small_endgames_with_the_solvers_verdict() {
+    let mut proven = 0;
+    for position in random_positions(9, |p| (10..=16).contains(&p.live_points())) {
+        let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
+        // The solver at the leaves too, which the threads share.
+        let params = Params { threads: 3, rave_solve_points: 10, endgame_points: 0, ..small() };
+        let mut search = Rave::new(params, 0);
+        let report = search.think(&position, &Budget::nodes(30_000));
+        if report.proof.is_known() {
+            assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
+            proven += 1;
+        }
+        check_tree(&search, &position);
+    }
+    assert!(proven >= 10, "only {proven} of 20 proven");
+}
+
+#[test]
+fn threads_fill_a_small_tree_and_search_on() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    let mut search = Rave::new(Params { threads: 4, memory_bytes: 0, ..small() }, 5);
+    let report = search.think(&position, &Budget::nodes(60_000));
+    assert_eq!(report.iterations, 60_000);
+    let tree = tree(&search);
+    assert!(tree.len() <= tree.capacity() && tree.len() + 81 > tree.capacity(), "full");
+    check_tree(&search, &position);
 }

@@ -10,7 +10,7 @@ pub(super) struct Columns<S: Stats> {
     pub(super) links: Vec<Links>,
     pub(super) stats: Vec<S>,
     /// Nodes whose memory is backed ([`Columns::populate`]).
-    populated: usize,
+    pub(super) populated: usize,
 }
 
 impl<S: Stats> Columns<S> {
@@ -58,23 +58,30 @@ impl<S: Stats> Columns<S> {
         if end <= self.populated {
             return;
         }
-        let ahead = (1 << 20) / Tree::<S>::NODE_BYTES;
-        let (from, to) = (self.populated, (end + ahead).min(self.links.capacity()));
-        self.populated = to;
-        populate(&mut self.links, from..to);
-        populate(&mut self.stats, from..to);
+        let to = populate_ahead::<S>(end, self.links.capacity());
+        let from = std::mem::replace(&mut self.populated, to);
+        populate(self.links.as_mut_ptr(), from..to, self.links.capacity());
+        populate(self.stats.as_mut_ptr(), from..to, self.stats.capacity());
     }
 }
 
-/// Backs the whole pages of `column`'s reserved elements `range` (see [`Columns::populate`]).
-fn populate<T>(column: &mut Vec<T>, range: Range<usize>) {
+/// Where the backed nodes are to end when the first `end` of `capacity` must be backed: a
+/// megabyte of nodes beyond.
+#[inline]
+pub(super) fn populate_ahead<S: Stats>(end: usize, capacity: usize) -> usize {
+    (end + (1 << 20) / Tree::<S>::NODE_BYTES).min(capacity)
+}
+
+/// Backs the whole pages of the elements `range` of a column reserved for `capacity`
+/// elements from `base` (see [`Columns::populate`]).
+pub(super) fn populate<T>(base: *mut T, range: Range<usize>, capacity: usize) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
         const MADV_POPULATE_WRITE: libc::c_int = 23;
-        let base = column.as_mut_ptr() as usize;
+        let base = base as usize;
         let first = (base + range.start * size_of::<T>()).next_multiple_of(PAGE);
-        let last = (base + range.end.min(column.capacity()) * size_of::<T>()) / PAGE * PAGE;
+        let last = (base + range.end.min(capacity) * size_of::<T>()) / PAGE * PAGE;
         if last > first {
             // SAFETY: whole pages inside the column's own allocation, written with zeros by the
             // kernel only where not yet backed; nothing there is read before it is written.
@@ -84,7 +91,7 @@ fn populate<T>(column: &mut Vec<T>, range: Range<usize>) {
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (column, range);
+    let _ = (base, range, capacity);
 }
 
 impl<S: Stats> Tree<S> {

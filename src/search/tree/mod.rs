@@ -4,17 +4,22 @@
 //! own so that choosing a child reads nothing but its siblings' statistics. The arena is
 //! reserved once at the memory cap (`memory`);
 //! between turns the subtree of the position reached is kept and slid to the front
-//! ([`Tree::set_root`]), so the arena never holds more than its cap.
+//! ([`Tree::set_root`]), so the arena never holds more than its cap. A search's simulations
+//! use it through [`Nodes`], owned by one thread or [`Shared`] by several.
 
 mod log_table;
 mod memory;
+mod nodes;
 mod reuse;
+mod shared;
 
 use crate::rules::point::{MAX_MOVES, MAX_POSITIONS};
 use crate::rules::{Bitboard, Point, Position};
 use crate::search::engine::Proof;
 pub use log_table::sqrt_ln;
 use memory::Columns;
+pub use nodes::Nodes;
+pub use shared::{Handle, Shared, Words};
 
 /// A node's place in its [`Tree`]. Valid until the tree is re-rooted or reset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,8 +55,10 @@ pub trait Stats: Copy + Default {
     fn prove(&mut self, _proof: Proof) {}
 }
 
-/// A node's links: the move that reached it, its children block and its proof.
+/// A node's links: the move that reached it, its children block and its proof; one 8-byte
+/// word, which threads read and write atomically ([`Shared`]).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(8))]
 pub struct Links {
     /// The block's first node; meaningful while `slots > 0`.
     first: u32,

@@ -74,6 +74,9 @@ pub struct ArenaArgs {
     /// Games played at once; each needs a core of its own.
     #[arg(short = 'j', long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
+    /// Threads each built-in player's search runs on (rave); each thread needs a core.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::engines::parse_threads)]
+    pub threads: usize,
     /// Seed of built-in engines' random choices [default: from the clock; reported].
     #[arg(long)]
     pub seed: Option<u64>,
@@ -190,8 +193,9 @@ impl Match {
         let (opening, player1_colour) = self.schedule(number);
         // Independent engine seeds for each (seed, game, player).
         let engine_seed = |player: u64| splitmix64(self.seed ^ splitmix64(2 * number + player));
-        let mut player1 = self.specs[0].create(engine_seed(0), self.limits.turn);
-        let mut player2 = self.specs[1].create(engine_seed(1), self.limits.turn);
+        let threads = self.args.threads;
+        let mut player1 = self.specs[0].create(engine_seed(0), self.limits.turn, threads);
+        let mut player2 = self.specs[1].create(engine_seed(1), self.limits.turn, threads);
         let (black, white, names) = match player1_colour {
             Color::Black => (&mut player1, &mut player2, [self.names[0].as_str(), &self.names[1]]),
             Color::White => (&mut player2, &mut player1, [self.names[1].as_str(), &self.names[0]]),

@@ -6,6 +6,7 @@ use super::gtp::GtpPlayer;
 use super::player::Player;
 use crate::engines::{self, EngineKind};
 use crate::protocols::botzone::Format;
+use crate::search::params::Params;
 use clap::ValueEnum;
 use std::fmt;
 use std::time::Duration;
@@ -89,11 +90,15 @@ impl PlayerSpec {
         matches!(self, PlayerSpec::Gtp { .. })
     }
 
-    /// A fresh player for one game; `seed` feeds a built-in engine's random choices, and
-    /// `turn_limit` is the match's per-turn limit (GTP engines are told it).
-    pub fn create(&self, seed: u64, turn_limit: Duration) -> Box<dyn Player> {
+    /// A fresh player for one game; `seed` feeds a built-in engine's random choices, which
+    /// searches on `threads` threads, and `turn_limit` is the match's per-turn limit (GTP
+    /// engines are told it).
+    pub fn create(&self, seed: u64, turn_limit: Duration, threads: usize) -> Box<dyn Player> {
         match self {
-            PlayerSpec::Builtin(kind) => Box::new(BuiltinPlayer::new(engines::create(*kind, seed))),
+            PlayerSpec::Builtin(kind) => {
+                let params = Params { threads, ..Params::default() };
+                Box::new(BuiltinPlayer::new(engines::create_with_params(*kind, seed, params)))
+            }
             PlayerSpec::Botzone { command, format } => Box::new(BotzonePlayer::new(command, *format)),
             PlayerSpec::Gtp { command } => Box::new(GtpPlayer::new(command, turn_limit)),
         }
@@ -149,7 +154,7 @@ mod tests {
     #[test]
     fn builtin_players_answer_legal_moves_in_time() {
         let position = Position::from_moves([Point::from_xy(4, 4).unwrap()]).unwrap();
-        let mut player = PlayerSpec::Builtin(EngineKind::Random).create(3, Duration::from_secs(1));
+        let mut player = PlayerSpec::Builtin(EngineKind::Random).create(3, Duration::from_secs(1), 1);
         let turn = player.turn(&position, &[], Duration::from_secs(5));
         let answer = turn.outcome.unwrap();
         let point = Point::from_botzone(answer.x, answer.y).unwrap();

@@ -190,13 +190,18 @@ pub fn run(args: ServeArgs) -> i32 {
                 return 1;
             }
         };
-        eprintln!("nogo serve: listening on {url} ({}); Ctrl-C stops", args.engine.engine.name());
+        let engine = &args.engine;
+        eprintln!(
+            "nogo serve: listening on {url} ({}, {} threads); Ctrl-C stops",
+            engine.engine.name(),
+            engine.params().threads
+        );
         if args.open {
             open_browser(&url);
         }
         match axum::serve(
             listener,
-            router(Arc::new(Thinker::new(&args.engine)), args.engine.time.unwrap_or(DEFAULT_SECONDS)),
+            router(Arc::new(Thinker::new(engine)), engine.time.unwrap_or(DEFAULT_SECONDS)),
         )
         .await
         {

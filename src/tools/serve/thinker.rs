@@ -116,17 +116,12 @@ impl Thinker {
     fn search(&self, position: &Position, goal: Goal, sender: &mpsc::Sender<Update>) {
         let mut engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
         let started = Instant::now();
-        // A move the book has is played at once; an analysis searches all the same.
-        if let (Goal::Move(_), Some(entry)) = (goal, self.book.and_then(|book| book.lookup(position))) {
-            let _ = sender.blocking_send(Update::new(
-                &entry.report(started),
-                Vec::new(),
-                0,
-                started.elapsed(),
-                true,
-            ));
-            return;
-        }
+        // A move the book has is played after the search all the same (the tree is kept for
+        // the next moves); an analysis ignores the book.
+        let booked = match goal {
+            Goal::Move(_) => self.book.and_then(|book| book.lookup(position)),
+            Goal::Analyse => None,
+        };
         let deadline = match goal {
             Goal::Move(limit) => Some(started + limit),
             Goal::Analyse => None,
@@ -148,6 +143,10 @@ impl Thinker {
                 || self.stop.load(Ordering::Relaxed)
                 || report.iterations == 0
                 || report.proof != Proof::Unknown;
+            let report = match booked {
+                Some(entry) if done => entry.report(report),
+                _ => report,
+            };
             let update = Update::new(&report, children, simulations, started.elapsed(), done);
             // A receiver gone is a page gone: stop.
             if sender.blocking_send(update).is_err() || done {
@@ -210,6 +209,7 @@ mod tests {
             engine: EngineKind::Rave,
             search: Default::default(),
             book,
+            threads: None,
         };
         Arc::new(Thinker::new(&args))
     }
@@ -260,9 +260,10 @@ mod tests {
     fn with_book_a_move_comes_from_it_and_an_analysis_still_searches() {
         let thinker = thinker_with_book(true);
         let book_move = Book::embedded().lookup(&Position::new()).unwrap().best.to_string();
-        let all = updates(thinker.start(Position::new(), Goal::Move(Duration::from_secs(5))).unwrap());
-        assert_eq!(all.len(), 1);
-        assert_eq!((all[0].best.as_str(), all[0].simulations, all[0].done), (book_move.as_str(), 0, true));
+        let all = updates(thinker.start(Position::new(), Goal::Move(Duration::from_millis(300))).unwrap());
+        let last = all.last().unwrap();
+        assert_eq!((last.best.as_str(), last.done), (book_move.as_str(), true));
+        assert!(last.simulations > 0 && !last.points.is_empty());
         while thinker.busy.load(Ordering::Acquire) {
             std::thread::yield_now();
         }

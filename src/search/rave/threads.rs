@@ -1,0 +1,99 @@
+//! The playout search on several threads ([`crate::search::params::Params::threads`]): each runs simulations on the
+//! one [`Shared`] tree, with its own descent, positions and random numbers, until the budget
+//! ends or the root is proven. The endgame solver of small leaves (`rave_solve_points`) is
+//! one for all: a thread that finds it busy plays its leaf out.
+
+use super::{solve, Context, Rave, RaveStats, Worker};
+use crate::rules::Position;
+use crate::search::driver::{Core, LeafClock};
+use crate::search::endgame::Solver;
+use crate::search::engine::Budget;
+use crate::search::time::CLOCK_INTERVAL;
+use crate::search::tree::{NodeId, Nodes, Shared};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// Simulations a thread takes from the budget at a time: few enough that a budget of fixed
+/// simulations is shared evenly, enough that the threads seldom meet on its counter.
+const BATCH: u64 = 16;
+
+/// Simulations between two flushes of a thread's gathered counts
+/// ([`crate::search::tree::Handle::flush`]).
+const FLUSH_INTERVAL: u64 = 64;
+
+/// What the threads of one search share besides the tree.
+struct Search<'a> {
+    context: Context<'a>,
+    root: &'a Position,
+    budget: &'a Budget,
+    /// Simulations taken from the budget.
+    taken: AtomicU64,
+    /// Raised by the thread that found the budget spent.
+    stop: AtomicBool,
+    solver: Mutex<&'a mut Option<Solver>>,
+}
+
+/// Runs simulations of `search`, prepared for `position`, on [`crate::search::params::Params::threads`] threads:
+/// how many ran.
+pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u64 {
+    let Core { params, tree, solver, rng, leaf_clock } = &mut search.core;
+    let seeds: Vec<u64> = (0..params.threads).map(|_| rng.u64(..)).collect();
+    let shared = Search {
+        context: Context { params, values: &search.values },
+        root: position,
+        budget,
+        taken: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        solver: Mutex::new(solver),
+    };
+    let tree = tree.share();
+    let clock = leaf_clock.fork();
+    let results: Vec<(u64, LeafClock)> = std::thread::scope(|scope| {
+        let (shared, tree) = (&shared, &tree);
+        let others: Vec<_> =
+            seeds[1..].iter().map(|&seed| scope.spawn(move || work(shared, tree, seed, clock))).collect();
+        let mut results = vec![work(shared, tree, seeds[0], clock)];
+        for other in others {
+            results.push(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        }
+        results
+    });
+    drop(tree);
+    for (_, clock) in &results {
+        leaf_clock.add(clock);
+    }
+    results.iter().map(|(simulations, _)| simulations).sum()
+}
+
+/// One thread's simulations: how many, and the time its leaves took when measured.
+fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClock) -> (u64, LeafClock) {
+    let mut worker = Worker::new(search.root);
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut tree = tree.handle();
+    let max = search.budget.nodes.unwrap_or(u64::MAX);
+    let params = search.context.params;
+    let mut done = 0;
+    'search: loop {
+        let first = search.taken.fetch_add(BATCH, Relaxed);
+        if first >= max {
+            break;
+        }
+        for _ in 0..BATCH.min(max - first) {
+            if search.stop.load(Relaxed) || tree.proof(NodeId::ROOT).is_known() {
+                break 'search;
+            }
+            let prove = |p: &Position| solve(params, &mut **search.solver.try_lock().ok()?, p);
+            worker.simulate(&mut tree, search.context, &mut rng, &mut clock, prove, search.root);
+            done += 1;
+            if done % FLUSH_INTERVAL == 0 {
+                tree.flush();
+            }
+            if done % CLOCK_INTERVAL == 0 && search.budget.expired() {
+                search.stop.store(true, Relaxed);
+                break 'search;
+            }
+        }
+    }
+    drop(tree);
+    (done, clock)
+}
