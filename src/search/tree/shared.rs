@@ -344,16 +344,17 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
                 continue;
             }
             let slot = child.index() % GATHERED_SLOTS;
-            if self.gathered[slot].0 != child.0 {
-                if self.gathered[slot].0 == u32::MAX {
+            let (gathered_id, gathered) = &mut self.gathered[slot];
+            if *gathered_id != child.0 {
+                // The slot's node: none yet, or another, whose counts go to the tree first.
+                if *gathered_id == u32::MAX {
                     self.used.push(slot);
                 } else {
-                    let (old, delta) = std::mem::replace(&mut self.gathered[slot], (child.0, S::default()));
-                    self.shared.add_lossy(NodeId(old), |stats| stats.add(&delta));
+                    self.shared.add_lossy(NodeId(*gathered_id), |stats| stats.add(gathered));
                 }
-                self.gathered[slot].0 = child.0;
+                (*gathered_id, *gathered) = (child.0, S::default());
             }
-            count(&mut self.gathered[slot].1);
+            count(gathered);
         }
     }
 
