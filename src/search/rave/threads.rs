@@ -9,7 +9,7 @@ use crate::search::driver::{Core, LeafClock};
 use crate::search::endgame::Solver;
 use crate::search::engine::Budget;
 use crate::search::time::CLOCK_INTERVAL;
-use crate::search::tree::{NodeId, Nodes, Shared};
+use crate::search::tree::{NodeId, Nodes, Padded, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -26,11 +26,13 @@ struct Search<'a> {
     context: Context<'a>,
     root: &'a Position,
     budget: &'a Budget,
-    /// Simulations taken from the budget.
-    taken: AtomicU64,
+    /// Simulations taken from the budget, on cache lines of their own (written every
+    /// `BATCH` simulations, while the fields around are read at every one).
+    taken: Padded<AtomicU64>,
     /// Raised by the thread that found the budget spent.
     stop: AtomicBool,
-    solver: Mutex<&'a mut Option<Solver>>,
+    /// On lines of its own: locked at each small leaf.
+    solver: Padded<Mutex<&'a mut Option<Solver>>>,
 }
 
 /// Runs simulations of `search`, prepared for `position`, on [`crate::search::params::Params::threads`] threads:
@@ -42,9 +44,9 @@ pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u6
         context: Context { params, values: &search.values },
         root: position,
         budget,
-        taken: AtomicU64::new(0),
+        taken: Padded(AtomicU64::new(0)),
         stop: AtomicBool::new(false),
-        solver: Mutex::new(solver),
+        solver: Padded(Mutex::new(solver)),
     };
     let tree = tree.share();
     let clock = leaf_clock.fork();
@@ -71,10 +73,12 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut tree = tree.handle();
     let max = search.budget.nodes.unwrap_or(u64::MAX);
-    let params = search.context.params;
+    // Copies of their own, read at every simulation, beside nothing another thread writes.
+    let (params, root) = (*search.context.params, search.root.clone());
+    let context = Context { params: &params, ..search.context };
     let mut done = 0;
     'search: loop {
-        let first = search.taken.fetch_add(BATCH, Relaxed);
+        let first = search.taken.0.fetch_add(BATCH, Relaxed);
         if first >= max {
             break;
         }
@@ -82,8 +86,8 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
             if search.stop.load(Relaxed) || tree.proof(NodeId::ROOT).is_known() {
                 break 'search;
             }
-            let prove = |p: &Position| solve(params, &mut **search.solver.try_lock().ok()?, p);
-            worker.simulate(&mut tree, search.context, &mut rng, &mut clock, prove, search.root);
+            let prove = |p: &Position| solve(&params, &mut **search.solver.0.try_lock().ok()?, p);
+            worker.simulate(&mut tree, context, &mut rng, &mut clock, prove, &root);
             done += 1;
             if done % FLUSH_INTERVAL == 0 {
                 tree.flush();

@@ -19,6 +19,7 @@ use crate::search::engine::Proof;
 pub use log_table::sqrt_ln;
 use memory::Columns;
 pub use nodes::Nodes;
+pub(crate) use shared::Padded;
 pub use shared::{Handle, Shared, Words};
 
 /// A node's place in its [`Tree`]. Valid until the tree is re-rooted or reset.

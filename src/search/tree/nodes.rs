@@ -30,8 +30,8 @@ pub trait Nodes<S: Stats> {
     /// Whether every child of `id` is proven lost for its mover.
     fn all_children_lost(&self, id: NodeId) -> bool;
 
-    /// Changes the statistics of `id` by `count`, which changes each 4-byte field by that
-    /// field's old value alone (it counts), so that threads lose none of these changes.
+    /// Changes the statistics of `id` by `count`, which adds to each field a value of its own
+    /// (it counts): threads lose none of these changes, though they may gather them a while.
     fn update(&mut self, id: NodeId, count: impl Fn(&mut S));
 
     /// Changes the statistics of the children of `id` at `offsets` (each below the number of
