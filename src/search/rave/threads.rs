@@ -18,8 +18,9 @@ use std::sync::Mutex;
 const BATCH: u64 = 16;
 
 /// Simulations between two flushes of a thread's gathered counts
-/// ([`crate::search::tree::Handle::flush`]).
-const FLUSH_INTERVAL: u64 = 64;
+/// ([`crate::search::tree::Handle::flush`]); evidence:
+/// `docs/strength-log.md#two-threads-against-one-at-01-s-2026-11-28`.
+const FLUSH_INTERVAL: u64 = 16;
 
 /// What the threads of one search share besides the tree.
 struct Search<'a> {
