@@ -59,7 +59,8 @@ pub struct Blend {
     pub bias: f32,
 }
 
-// SAFETY: `repr(C)` of four 4-byte fields, f32 and u32, valid whatever their bits.
+// SAFETY: `repr(C, align(16))` of four 4-byte fields, f32 and u32, valid whatever their bits:
+// two 8-byte words without padding.
 unsafe impl Words for RaveStats {
     #[inline]
     fn add(&mut self, delta: &RaveStats) {

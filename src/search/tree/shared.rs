@@ -226,7 +226,7 @@ impl<S: Words> Shared<'_, S> {
 }
 
 /// One thread's hand on a [`Shared`] tree ([`Shared::handle`]): its counts of the root and
-/// its children ([`Top`]) and its all-moves-as-first counts for the children of busy nodes
+/// its children (`Top`) and its all-moves-as-first counts for the children of busy nodes
 /// (simulated `BUSY_VISITS` times) are added to the tree by [`Handle::flush`], which the thread
 /// calls every few simulations (and dropping it does).
 pub struct Handle<'s, 't, S: Words> {
@@ -433,7 +433,7 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
         NodeId(self.shared.links_of(id).first).at(offset)
     }
 
-    /// The root's and its children's as this hand sees them ([`Top`]).
+    /// The root's and its children's as this hand sees them (`Top`).
     #[inline]
     fn stats(&self, id: NodeId) -> S {
         match self.top.as_ref().and_then(|top| Some(top.stats[top.index(id)?])) {
@@ -442,7 +442,7 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
         }
     }
 
-    /// The root's children as this hand sees them ([`Top`]); other nodes' children copied.
+    /// The root's children as this hand sees them (`Top`); other nodes' children copied.
     /// A proof's mark in a child's statistics ([`Nodes::set_proof`]) may rarely be lost to an
     /// all-moves-as-first count stored at the same instant: the child is then chosen by its
     /// counts, as if unproven, until the share ends and marks it again.
@@ -468,7 +468,7 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
             .all(|k| self.shared.links_of(NodeId(links.first).at(k)).proof == Proof::Loss)
     }
 
-    /// The root's and its children's counts are kept in this hand ([`Top`]).
+    /// The root's and its children's counts are kept in this hand (`Top`).
     #[inline]
     fn update(&mut self, id: NodeId, count: impl Fn(&mut S)) {
         if let Some(top) = &mut self.top {
@@ -481,7 +481,7 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
         self.shared.update_exact(id, count);
     }
 
-    /// The root's children's counts are kept in this hand ([`Top`]), and those of the
+    /// The root's children's counts are kept in this hand (`Top`), and those of the
     /// children of other busy nodes (`BUSY_VISITS`) gathered; the others' are stored at once.
     #[inline]
     fn update_children(&mut self, id: NodeId, offsets: impl Iterator<Item = usize>, count: impl Fn(&mut S)) {
