@@ -240,6 +240,8 @@ for line in sys.stdin:
         let mut position = Position::new();
         position.play(e5).unwrap();
         let turn = player.turn(&position, &[e5], Duration::from_secs(10));
+        drop(player);
+        let _ = std::fs::remove_file(&script);
         turn.outcome
     }
 
