@@ -261,9 +261,7 @@ impl<'t, S: Words> Shared<'t, S> {
     /// instant by another thread may be lost).
     #[inline]
     fn add_lossy(&self, id: NodeId, delta: impl Fn(&mut S)) {
-        let old = self.load(id);
-        let mut new = old;
-        delta(&mut new);
+        let (old, new) = self.changed(id, delta);
         for (w, atomic) in self.words(id).iter().enumerate() {
             if word(&new, w) != word(&old, w) {
                 atomic.store(word(&new, w), Relaxed);
@@ -271,13 +269,26 @@ impl<'t, S: Words> Shared<'t, S> {
         }
     }
 
+    /// The statistics of `id`, and what `change` makes of them.
+    #[inline]
+    fn changed(&self, id: NodeId, change: impl Fn(&mut S)) -> (S, S) {
+        let old = self.load(id);
+        let mut new = old;
+        change(&mut new);
+        (old, new)
+    }
+
+    /// Adds `counts` gathered elsewhere to the statistics of `id`, exactly.
+    #[inline]
+    fn add_exact(&self, id: NodeId, counts: &S) {
+        self.update_exact(id, |stats| stats.add(counts));
+    }
+
     /// Changes the statistics of `id` by `count`, which changes each field by its own old
     /// value alone, a field at a time without losing a change another thread makes meanwhile.
     #[inline]
     fn update_exact(&self, id: NodeId, count: impl Fn(&mut S)) {
-        let old = self.load(id);
-        let mut new = old;
-        count(&mut new);
+        let (old, new) = self.changed(id, &count);
         for (w, atomic) in self.words(id).iter().enumerate() {
             let (mut seen, mut wanted) = (word(&old, w), word(&new, w));
             while seen != wanted {
@@ -320,6 +331,12 @@ impl<S> Top<S> {
         (offset + 1 < self.stats.len()).then_some(offset + 1)
     }
 
+    /// The statistics of `id` as this hand sees them, if the root or a child of it.
+    #[inline]
+    fn get(&self, id: NodeId) -> Option<&S> {
+        self.index(id).map(|index| &self.stats[index])
+    }
+
     /// The node at `index` in `stats`.
     fn node(&self, index: usize) -> NodeId {
         if index == 0 {
@@ -327,6 +344,13 @@ impl<S> Top<S> {
         } else {
             NodeId(self.first).at(index - 1)
         }
+    }
+
+    /// Counts by `count` at `index`, in the statistics seen and in this hand's counts.
+    #[inline]
+    fn count(&mut self, index: usize, count: impl Fn(&mut S)) {
+        count(&mut self.stats[index]);
+        count(&mut self.counts[index]);
     }
 }
 
@@ -341,24 +365,34 @@ impl<S: Words> Handle<'_, '_, S> {
     fn add_gathered(&mut self) {
         for slot in self.used.drain(..) {
             let (id, delta) = std::mem::replace(&mut self.gathered[slot], (u32::MAX, S::default()));
-            self.shared.update_exact(NodeId(id), |stats| stats.add(&delta));
+            self.shared.add_exact(NodeId(id), &delta);
         }
-        if let Some(top) = self.top.take() {
-            for (index, counts) in top.counts.iter().enumerate() {
-                self.shared.update_exact(top.node(index), |stats| stats.add(counts));
+        if let Some(top) = &mut self.top {
+            for index in 0..top.counts.len() {
+                let counts = std::mem::take(&mut top.counts[index]);
+                self.shared.add_exact(top.node(index), &counts);
             }
         }
     }
 
-    /// Reads the root and its children from the tree, when the root has children.
+    /// Reads the root and its children from the tree again, once the root has children (a
+    /// block that stays the same for the search).
     fn read_top(&mut self) {
-        let links = self.shared.links_of(NodeId::ROOT);
-        if links.children > 0 {
-            let mut top = Top { first: links.first, stats: Vec::new(), counts: Vec::new() };
-            top.stats =
-                (0..=links.children as usize).map(|index| self.shared.load(top.node(index))).collect();
-            top.counts = vec![S::default(); top.stats.len()];
-            self.top = Some(top);
+        if self.top.is_none() {
+            let links = self.shared.links_of(NodeId::ROOT);
+            if links.children == 0 {
+                return;
+            }
+            let len = 1 + links.children as usize;
+            self.top = Some(Top {
+                first: links.first,
+                stats: vec![S::default(); len],
+                counts: vec![S::default(); len],
+            });
+        }
+        let top = self.top.as_mut().expect("a top");
+        for index in 0..top.stats.len() {
+            top.stats[index] = self.shared.load(top.node(index));
         }
     }
 
@@ -372,7 +406,7 @@ impl<S: Words> Handle<'_, '_, S> {
             if *gathered_id == u32::MAX {
                 self.used.push(slot);
             } else {
-                self.shared.update_exact(NodeId(*gathered_id), |stats| stats.add(gathered));
+                self.shared.add_exact(NodeId(*gathered_id), gathered);
             }
             (*gathered_id, *gathered) = (id.0, S::default());
         }
@@ -436,8 +470,8 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
     /// The root's and its children's as this hand sees them (`Top`).
     #[inline]
     fn stats(&self, id: NodeId) -> S {
-        match self.top.as_ref().and_then(|top| Some(top.stats[top.index(id)?])) {
-            Some(stats) => stats,
+        match self.top.as_ref().and_then(|top| top.get(id)) {
+            Some(stats) => *stats,
             None => self.shared.load(id),
         }
     }
@@ -473,9 +507,7 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
     fn update(&mut self, id: NodeId, count: impl Fn(&mut S)) {
         if let Some(top) = &mut self.top {
             if let Some(index) = top.index(id) {
-                count(&mut top.stats[index]);
-                count(&mut top.counts[index]);
-                return;
+                return top.count(index, count);
             }
         }
         self.shared.update_exact(id, count);
@@ -486,10 +518,7 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
     #[inline]
     fn update_children(&mut self, id: NodeId, offsets: impl Iterator<Item = usize>, count: impl Fn(&mut S)) {
         if let (Some(top), NodeId::ROOT) = (&mut self.top, id) {
-            for offset in offsets {
-                count(&mut top.stats[offset + 1]);
-                count(&mut top.counts[offset + 1]);
-            }
+            offsets.for_each(|offset| top.count(offset + 1, &count));
             return;
         }
         let links = self.shared.links_of(id);
@@ -509,8 +538,10 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
     fn set_proof(&mut self, id: NodeId, proof: Proof) {
         self.shared.change_links(id, Release, |links| links.proof = proof);
         self.shared.update_exact(id, |stats| stats.prove(proof));
-        if let Some(index) = self.top.as_ref().and_then(|top| top.index(id)) {
-            self.top.as_mut().expect("a top").stats[index].prove(proof);
+        if let Some(top) = &mut self.top {
+            if let Some(index) = top.index(id) {
+                top.stats[index].prove(proof);
+            }
         }
         self.shared.proven.0.lock().unwrap_or_else(PoisonError::into_inner).push(id);
     }
