@@ -314,6 +314,16 @@ fn replies_without_ids_and_a_clean_end_of_input() {
     assert_eq!(run_gtp(&[], ""), "", "empty input, no output");
 }
 
+#[test]
+fn the_search_takes_every_core_unless_told_or_bound_by_nodes_alone() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = |args: &[&str]| replies(&run_gtp(args, "nogo-param\n")).remove(0).result;
+    assert_eq!(threads(&[]), Ok(format!("[string] threads {cores}")));
+    assert_eq!(threads(&["--time", "0.5", "--nodes", "50"]), Ok(format!("[string] threads {cores}")));
+    assert_eq!(threads(&["--nodes", "50"]), Ok("[string] threads 1".into()), "reproducible moves");
+    assert_eq!(threads(&["--threads", "3"]), Ok("[string] threads 3".into()));
+}
+
 // ---- The reference rules: a plain board and a per-point flood fill, independent of nogo's. ----
 
 const EMPTY: u8 = 0;

@@ -104,8 +104,9 @@ pub struct EngineArgs {
     /// first moves, chosen by long searches.
     #[arg(long)]
     pub book: bool,
-    /// Threads the default engine, rave, searches on, together on one tree [default: 1; the
-    /// Botzone bot has one core there].
+    /// Threads the default engine, rave, searches on, together on one tree [default: 1 for the
+    /// Botzone bot, which has one core there; every core for gtp, play and serve, but 1 when
+    /// --nodes alone bounds the search, so that its moves stay reproducible].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 }
@@ -195,6 +196,15 @@ impl EngineArgs {
     /// A new engine to play a game as the options choose it: [`player`].
     pub fn create_player(&self) -> Box<dyn Engine> {
         player(self.engine, self.seed, self.params(), self.book)
+    }
+
+    /// The options with `--threads` set to every core of this machine when not given, unless
+    /// `--nodes` alone bounds the search: a fixed number of simulations on one thread gives
+    /// the same moves every run, on several it does not.
+    pub fn on_every_core(self) -> EngineArgs {
+        let reproducible = self.nodes.is_some() && self.time.is_none();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS);
+        EngineArgs { threads: self.threads.or((!reproducible).then_some(cores)), ..self }
     }
 
     /// The search's parameters: the defaults with `--set`'s settings, on `--threads` threads
@@ -317,6 +327,28 @@ mod tests {
         let expected = Params { widening: 2.0, policy_visits: 0, ..Params::default() };
         assert_eq!(args.params(), expected);
         assert_eq!(EngineArgs { search: SearchSettings::default(), ..args }.params(), Params::default());
+    }
+
+    #[test]
+    fn every_core_unless_set_or_nodes_alone_keep_moves_reproducible() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let args = |time: Option<f64>, nodes: Option<u64>, threads: Option<usize>| EngineArgs {
+            time,
+            nodes,
+            seed: 0,
+            engine: EngineKind::Rave,
+            search: SearchSettings::default(),
+            book: false,
+            threads,
+        };
+        let threads = |args: EngineArgs| args.on_every_core().params().threads;
+        assert_eq!(threads(args(None, None, None)), cores);
+        assert_eq!(threads(args(Some(0.5), None, None)), cores);
+        assert_eq!(threads(args(Some(0.5), Some(1000), None)), cores);
+        assert_eq!(threads(args(None, Some(1000), None)), 1);
+        assert_eq!(threads(args(None, None, Some(3))), 3);
+        assert_eq!(threads(args(None, Some(1000), Some(2))), 2);
+        assert_eq!(args(None, None, None).params().threads, 1, "the bot's default is one thread");
     }
 
     #[test]

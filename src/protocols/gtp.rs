@@ -413,7 +413,7 @@ fn cpu_seconds() -> f64 {
 pub fn run(args: GtpArgs) -> i32 {
     #[cfg(not(unix))]
     STARTED.get_or_init(Instant::now);
-    let mut gtp = Gtp::new(args.engine);
+    let mut gtp = Gtp::new(args.engine.on_every_core());
     let interrupt: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     gtp.interrupt = Some(interrupt);
     // Commands read and not yet answered: an interrupt counts only while there is one.

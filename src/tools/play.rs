@@ -73,6 +73,7 @@ pub fn run(args: PlayArgs) -> i32 {
         interactive: stdin.is_terminal(),
         colour: colour_wanted(stdout.is_terminal(), std::env::var_os("NO_COLOR")),
     };
+    let args = PlayArgs { engine: args.engine.on_every_core(), ..args };
     let result = play(args, &mut stdin.lock(), &mut stdout.lock(), terminal);
     match result {
         Ok(()) => 0,

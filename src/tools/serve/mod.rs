@@ -190,7 +190,7 @@ pub fn run(args: ServeArgs) -> i32 {
                 return 1;
             }
         };
-        let engine = &args.engine;
+        let engine = &args.engine.clone().on_every_core();
         eprintln!(
             "nogo serve: listening on {url} ({}, {} threads); Ctrl-C stops",
             engine.engine.name(),
