@@ -202,9 +202,14 @@ impl EngineArgs {
     /// `--nodes` alone bounds the search: a fixed number of simulations on one thread gives
     /// the same moves every run, on several it does not.
     pub fn on_every_core(self) -> EngineArgs {
-        let reproducible = self.nodes.is_some() && self.time.is_none();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS);
-        EngineArgs { threads: self.threads.or((!reproducible).then_some(cores)), ..self }
+        EngineArgs { threads: self.threads.or((!self.nodes_alone()).then_some(cores)), ..self }
+    }
+
+    /// Whether `--nodes` without `--time` bounds the search: no clock, so its moves are
+    /// reproducible.
+    fn nodes_alone(&self) -> bool {
+        self.nodes.is_some() && self.time.is_none()
     }
 
     /// The search's parameters: the defaults with `--set`'s settings, on `--threads` threads
@@ -216,7 +221,7 @@ impl EngineArgs {
     /// The time limit of a move when no controller sets one: `--time`, else `default`, unless
     /// `--nodes` alone bounds the search.
     pub fn move_limit(&self, default: Duration) -> Option<Duration> {
-        self.time.map(Duration::from_secs_f64).or(self.nodes.is_none().then_some(default))
+        self.time.map(Duration::from_secs_f64).or((!self.nodes_alone()).then_some(default))
     }
 
     /// The budget of a move whose clock started at `start`, with `limit` to answer (a

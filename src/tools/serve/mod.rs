@@ -168,6 +168,7 @@ async fn write_sgf(body: Bytes) -> Result<impl IntoResponse, ApiError> {
 
 /// Runs the server until the process is stopped; the exit code.
 pub fn run(args: ServeArgs) -> i32 {
+    let args = ServeArgs { engine: args.engine.on_every_core(), ..args };
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build() {
         Ok(runtime) => runtime,
         Err(e) => {
@@ -190,7 +191,7 @@ pub fn run(args: ServeArgs) -> i32 {
                 return 1;
             }
         };
-        let engine = &args.engine.clone().on_every_core();
+        let engine = &args.engine;
         eprintln!(
             "nogo serve: listening on {url} ({}, {} threads); Ctrl-C stops",
             engine.engine.name(),
