@@ -47,18 +47,28 @@ pub fn backup(
 }
 
 /// The ranks among a set of moves of some of them (`hits`), in order, a machine word at a
-/// time.
+/// time: the word in hand in scalars (the loop's registers), the high word waiting.
 struct Ranks {
-    moves: [u64; 2],
-    hits: [u64; 2],
-    word: usize,
+    /// The moves and hits of the word in hand.
+    moves: u64,
+    hits: u64,
+    /// The moves below the word in hand.
+    below: u32,
+    /// The high word's moves and hits, until it is in hand.
+    high_moves: u64,
+    high_hits: u64,
 }
 
 impl Ranks {
     #[inline]
     fn new(moves: Bitboard, hits: Bitboard) -> Ranks {
-        let words = |set: Bitboard| [set.0 as u64, (set.0 >> 64) as u64];
-        Ranks { moves: words(moves), hits: words(hits), word: 0 }
+        Ranks {
+            moves: moves.0 as u64,
+            hits: hits.0 as u64,
+            below: 0,
+            high_moves: (moves.0 >> 64) as u64,
+            high_hits: (hits.0 >> 64) as u64,
+        }
     }
 }
 
@@ -67,16 +77,66 @@ impl Iterator for Ranks {
 
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        while self.hits[self.word] == 0 {
-            if self.word == 1 {
+        if self.hits == 0 {
+            if self.high_hits == 0 {
                 return None;
             }
-            self.word = 1;
+            self.below = self.moves.count_ones();
+            (self.moves, self.hits, self.high_hits) = (self.high_moves, self.high_hits, 0);
         }
-        let hits = &mut self.hits[self.word];
-        let below_word = if self.word == 1 { self.moves[0].count_ones() } else { 0 };
-        let rank = below_word + (self.moves[self.word] & ((1 << hits.trailing_zeros()) - 1)).count_ones();
-        *hits &= *hits - 1;
+        let rank = self.below + (self.moves & ((1 << self.hits.trailing_zeros()) - 1)).count_ones();
+        self.hits &= self.hits - 1;
         Some(rank as usize)
+    }
+
+    /// A loop a word, for `for_each`: one test a hit, as tight as the loop written out.
+    #[inline]
+    fn fold<B, F: FnMut(B, usize) -> B>(self, init: B, mut f: F) -> B {
+        let high_below = self.below + self.moves.count_ones();
+        let words = [(self.below, self.moves, self.hits), (high_below, self.high_moves, self.high_hits)];
+        let mut acc = init;
+        for (below, moves, mut hits) in words {
+            while hits != 0 {
+                acc = f(acc, (below + (moves & ((1 << hits.trailing_zeros()) - 1)).count_ones()) as usize);
+                hits &= hits - 1;
+            }
+        }
+        acc
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ranks;
+    use crate::rules::Bitboard;
+
+    #[test]
+    fn ranks_are_each_hits_place_among_the_moves() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..2000 {
+            // Sparse and dense sets over both words of the board's 128 bits.
+            let density = rng.u32(1..8);
+            let random = |rng: &mut fastrand::Rng| (0..density).fold(u128::MAX, |set, _| set & rng.u128(..));
+            let moves = random(&mut rng);
+            let hits = moves & random(&mut rng);
+            let expected: Vec<usize> = (0..128)
+                .filter(|&bit| moves >> bit & 1 == 1)
+                .enumerate()
+                .filter(|&(_, bit)| hits >> bit & 1 == 1)
+                .map(|(rank, _)| rank)
+                .collect();
+            let mut stepped = Ranks::new(Bitboard(moves), Bitboard(hits));
+            let ranks: Vec<usize> = std::iter::from_fn(|| stepped.next()).collect();
+            assert_eq!(ranks, expected, "one by one: moves {moves:#x}, hits {hits:#x}");
+            let mut folded = Vec::new();
+            Ranks::new(Bitboard(moves), Bitboard(hits)).for_each(|rank| folded.push(rank));
+            assert_eq!(folded, expected, "in a loop: moves {moves:#x}, hits {hits:#x}");
+            // A loop taken up after the first steps.
+            let mut rest = Ranks::new(Bitboard(moves), Bitboard(hits));
+            let first: Vec<usize> = rest.by_ref().take(expected.len() / 2).collect();
+            let mut after = first.clone();
+            rest.for_each(|rank| after.push(rank));
+            assert_eq!(after, expected, "taken up: moves {moves:#x}, hits {hits:#x}");
+        }
     }
 }

@@ -101,9 +101,7 @@ impl<S: Stats> Nodes<S> for Tree<S> {
     #[inline]
     fn update_children(&mut self, id: NodeId, offsets: impl Iterator<Item = usize>, count: impl Fn(&mut S)) {
         let children = self.child_stats_mut(id);
-        for offset in offsets {
-            count(&mut children[offset]);
-        }
+        offsets.for_each(|offset| count(&mut children[offset]));
     }
 
     #[inline]
