@@ -126,8 +126,9 @@ pub(crate) fn solve(position: &Position, budget: &Budget) -> Option<Solution> {
 }
 
 /// The answer when no tree search is needed, as both searches start a turn: a decisive move
-/// at once, else a win the solver proves ([`Solver::try_win`], the solver made in `solver` on
-/// first use); `None` to search.
+/// at once, else, once at most [`Params::endgame_points`] points are playable, a win the solver
+/// proves ([`Solver::try_win`], the solver made in `solver` on first use: a position with more
+/// points never pays for its table); `None` to search.
 pub fn answer_without_tree(
     position: &Position,
     budget: &Budget,
@@ -137,6 +138,9 @@ pub fn answer_without_tree(
 ) -> Option<Report> {
     if let Some(win) = decisive_move(position) {
         return Some(Report::decisive(win, started));
+    }
+    if position.live_points() > params.endgame_points {
+        return None;
     }
     Solver::made_once(solver).try_win(position, budget, started, params)
 }
@@ -148,8 +152,7 @@ impl Solver {
         slot.get_or_insert_with(|| Solver::new(DEFAULT_TABLE_BITS))
     }
 
-    /// Tries to prove a win for the side to move of `position` once at most
-    /// [`Params::endgame_points`] points are playable, on [`Params::endgame_share`] of
+    /// Tries to prove a win for the side to move of `position` on [`Params::endgame_share`] of
     /// `budget` (whose clock started at `started`); the report of the winning move, or `None`
     /// to search with the tree instead.
     pub fn try_win(
@@ -159,9 +162,6 @@ impl Solver {
         started: Instant,
         params: &Params,
     ) -> Option<Report> {
-        if position.live_points() > params.endgame_points {
-            return None;
-        }
         let share = params.endgame_share;
         let solver_budget = Budget {
             deadline: budget.deadline.map(|d| started + d.saturating_duration_since(started).mul_f32(share)),
@@ -719,5 +719,18 @@ mod tests {
         assert!(position.is_terminal());
         let solution = solve(&position, &Budget::nodes(1)).unwrap();
         assert_eq!(solution, Solution { win: false, best: None, nodes: 1 });
+    }
+
+    #[test]
+    fn the_solver_and_its_table_are_made_only_for_a_position_it_may_solve() {
+        let params = Params::default();
+        let budget = Budget::nodes(100_000);
+        let mut solver = None;
+        let opening = Position::new();
+        assert!(answer_without_tree(&opening, &budget, Instant::now(), &mut solver, &params).is_none());
+        assert!(solver.is_none(), "the empty board has more than endgame_points points");
+        let endgame = endgames(20, params.endgame_points).into_iter().find(|p| !p.is_terminal()).unwrap();
+        answer_without_tree(&endgame, &budget, Instant::now(), &mut solver, &params);
+        assert!(solver.is_some(), "an endgame of at most endgame_points points is tried");
     }
 }
