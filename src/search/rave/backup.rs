@@ -84,9 +84,9 @@ impl Iterator for Ranks {
             self.below = self.moves.count_ones();
             (self.moves, self.hits, self.high_hits) = (self.high_moves, self.high_hits, 0);
         }
-        let rank = self.below + (self.moves & ((1 << self.hits.trailing_zeros()) - 1)).count_ones();
+        let rank = rank_of_lowest(self.below, self.moves, self.hits);
         self.hits &= self.hits - 1;
-        Some(rank as usize)
+        Some(rank)
     }
 
     /// A loop a word, for `for_each`: one test a hit, as tight as the loop written out.
@@ -97,12 +97,19 @@ impl Iterator for Ranks {
         let mut acc = init;
         for (below, moves, mut hits) in words {
             while hits != 0 {
-                acc = f(acc, (below + (moves & ((1 << hits.trailing_zeros()) - 1)).count_ones()) as usize);
+                acc = f(acc, rank_of_lowest(below, moves, hits));
                 hits &= hits - 1;
             }
         }
         acc
     }
+}
+
+/// The rank of the lowest of `hits` (not empty) among a word's `moves`, `below` of which are
+/// in the words before it.
+#[inline(always)]
+fn rank_of_lowest(below: u32, moves: u64, hits: u64) -> usize {
+    (below + (moves & ((1 << hits.trailing_zeros()) - 1)).count_ones()) as usize
 }
 
 #[cfg(test)]

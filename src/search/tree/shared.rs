@@ -523,15 +523,16 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
         }
         let links = self.shared.links_of(id);
         let busy = self.shared.load(id).visits() >= BUSY_VISITS;
-        for offset in offsets {
+        // `for_each`, which the ranks run as a loop a word (`Ranks::fold`).
+        offsets.for_each(|offset| {
             debug_assert!(offset < links.children as usize);
             let child = NodeId(links.first).at(offset);
-            if !busy {
+            if busy {
+                count(self.gathered(child));
+            } else {
                 self.shared.add_lossy(child, &count);
-                continue;
             }
-            count(self.gathered(child));
-        }
+        });
     }
 
     /// Records the proof in the links, and marks it in the statistics for selection.
