@@ -440,6 +440,18 @@ fn keep_running_turns_keep_the_time_limit_of_the_first_input() {
 }
 
 #[test]
+fn time_caps_a_turn_that_the_inputs_time_limit_would_allow_longer() {
+    // A first turn's input allows 2 s; `--time 0.05` is what the user asked for.
+    for (limit, expected) in [("2000", "limit_ms=50"), ("0.03", "limit_ms=30")] {
+        let input = format!("{{\"requests\":[{{\"x\":-1,\"y\":-1}}],\"time_limit\":{limit}}}\n");
+        let output = run(&["--no-keep-running", "--time", "0.05"], input.into_bytes());
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains(expected), "time_limit {limit}: {stdout}");
+        assert_eq!(Position::new().check(answer(&stdout, true)), Ok(()));
+    }
+}
+
+#[test]
 fn with_book_the_first_moves_come_from_the_book_after_the_search() {
     let book = nogo::engines::book::Book::embedded();
     for name in ["black-first-turn.json", "white-first-turn.json"] {

@@ -83,8 +83,8 @@ pub fn create_with_params(kind: EngineKind, seed: u64, params: Params) -> Box<dy
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {
     /// Thinking time per move in seconds, above 0 and at most 86400 [default: 1, the Botzone
-    /// bot's first turn 2; none when only --nodes is given]. A controller's limits take
-    /// precedence: GTP's time_settings/time_left, Botzone's time_limit.
+    /// bot's first turn 2; none when only --nodes is given]. A controller's shorter limit
+    /// prevails (GTP's time_settings/time_left, Botzone's time_limit), never a longer one.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time: Option<f64>,
     /// Iterations per move, at least 1; with no time given, the only limit, so moves are
@@ -222,6 +222,17 @@ impl EngineArgs {
     /// `--nodes` alone bounds the search.
     pub fn move_limit(&self, default: Duration) -> Option<Duration> {
         self.time.map(Duration::from_secs_f64).or((!self.nodes_alone()).then_some(default))
+    }
+
+    /// The time limit of a move whose controller allots `allotted` (GTP's clock, Botzone's
+    /// `time_limit`): the shorter of that and `--time`, which a user sets to be kept; without
+    /// one, [`EngineArgs::move_limit`].
+    pub fn limit_under(&self, allotted: Option<Duration>, default: Duration) -> Option<Duration> {
+        match (allotted, self.time) {
+            (Some(allotted), Some(time)) => Some(allotted.min(Duration::from_secs_f64(time))),
+            (Some(allotted), None) => Some(allotted),
+            (None, _) => self.move_limit(default),
+        }
     }
 
     /// The budget of a move whose clock started at `start`, with `limit` to answer (a
@@ -383,6 +394,21 @@ mod tests {
         );
         let clocked = budget(&args(Some(3.0), None), Some(Duration::from_secs(7)));
         assert_eq!(clocked.deadline, Some(time::deadline(start, Duration::from_secs(7))));
+        let secs = Duration::from_secs;
+        let default = secs(1);
+        assert_eq!(
+            args(Some(3.0), None).limit_under(Some(secs(7)), default),
+            Some(secs(3)),
+            "--time is kept"
+        );
+        assert_eq!(
+            args(Some(3.0), None).limit_under(Some(secs(2)), default),
+            Some(secs(2)),
+            "a shorter clock"
+        );
+        assert_eq!(args(None, Some(100)).limit_under(Some(secs(7)), default), Some(secs(7)));
+        assert_eq!(args(Some(3.0), None).limit_under(None, default), Some(secs(3)));
+        assert_eq!(args(None, Some(100)).limit_under(None, default), None, "nodes alone");
         assert_eq!(args(None, None).describe(), "mcts, 1 s per move");
         assert_eq!(args(Some(0.5), Some(100)).describe(), "mcts, 0.5 s or 100 iterations per move");
     }

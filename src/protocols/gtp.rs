@@ -292,7 +292,7 @@ impl Gtp {
         }
         let start = Instant::now();
         let allotted = self.clock.allot(colour, position.empty().count());
-        let limit = allotted.or(self.args.move_limit(time::TURN_LIMIT));
+        let limit = self.args.limit_under(allotted, time::TURN_LIMIT);
         let budget = Budget { stop: self.interrupt, ..self.args.budget(start, limit) };
         let report = self.engine.think(&position, &budget);
         self.clock.charge(colour, start.elapsed());

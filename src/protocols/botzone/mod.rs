@@ -61,12 +61,12 @@ const AT_A_TERMINAL: &str = "nogo: waiting for a Botzone request on stdin, in JS
      ({\"requests\":[{\"x\":-1,\"y\":-1}]}) or simplified text (a line 1, then -1 -1); nogo --help lists the tools";
 
 impl Options {
-    /// The turn's time limit: the input's `time_limit`, else `--time`, else Botzone's default
-    /// for the turn (2 s on our first turn of a match, 1 s after); `None` when `--nodes` alone
-    /// bounds the search.
+    /// The turn's time limit: the shorter of the input's `time_limit` and `--time`, else
+    /// Botzone's default for the turn (2 s on our first turn of a match, 1 s after); `None`
+    /// when `--nodes` alone bounds the search.
     fn turn_limit(&self, first_turn: bool, input_limit: Option<Duration>) -> Option<Duration> {
         let default = if first_turn { time::FIRST_TURN_LIMIT } else { time::TURN_LIMIT };
-        input_limit.or(self.engine.move_limit(default))
+        self.engine.limit_under(input_limit, default)
     }
 
     /// The limit of a keep-running turn, whose request is only the opponent's move: the
@@ -395,7 +395,7 @@ mod tests {
     }
 
     #[test]
-    fn the_turn_limit_follows_the_input_then_the_options_then_the_turn() {
+    fn the_turn_limit_is_the_shorter_of_the_input_and_the_options_else_the_turns() {
         let ms = Duration::from_millis;
         let defaults = options(&[]);
         assert_eq!(defaults.turn_limit(true, None), Some(ms(2000)));
@@ -403,7 +403,9 @@ mod tests {
         assert_eq!(defaults.turn_limit(true, Some(ms(300))), Some(ms(300)));
         let timed = options(&["--time", "0.25"]);
         assert_eq!(timed.turn_limit(true, None), Some(ms(250)));
-        assert_eq!(timed.turn_limit(false, Some(ms(300))), Some(ms(300)));
+        assert_eq!(timed.turn_limit(false, Some(ms(300))), Some(ms(250)));
+        assert_eq!(timed.turn_limit(true, Some(ms(2000))), Some(ms(250)), "a first turn's 2 s too");
+        assert_eq!(timed.turn_limit(false, Some(ms(100))), Some(ms(100)));
         let counted = options(&["--nodes", "10"]);
         assert_eq!(counted.turn_limit(true, None), None);
         assert_eq!(counted.turn_limit(true, Some(ms(300))), Some(ms(300)));
