@@ -2,6 +2,14 @@
 """Trains the move policy of `nogo::search::policy` on self-play data (docs/policy.md).
 
     python scripts/train-policy.py --data runs/tree400 --out weights/policy.bin
+    python scripts/train-policy.py --target value --data runs/tree400 --out weights/value.bin
+
+With `--target value` the same network learns a correction of the search's default prior
+mean of each legal move (`DATA.prior`, the mobility evaluation, which sees the whole board)
+instead: the sigmoid of the prior's logit plus the move's score, fitted to the share of wins
+the search found for the move's player (`DATA.means`), each move weighted by its simulations
+(`DATA.visits`) as n / (n + VALUE_VISITS). The held-out figures are the weighted mean squared
+error of the corrected prior (fixed point), of the default prior alone and of 0.5.
 
 reads `DATA.planes`, `DATA.shares` and `DATA.games` (written by `cargo run --release --example
 policy_data`), holds out the games whose number is a multiple of 5, fits the network to the
@@ -31,17 +39,25 @@ INPUT_FACTOR = np.array([8, 8, 8, 8, 8, 8, 8, 8, 1, 1])
 INPUT_BITS, ACTIVATION_BITS, WEIGHT_LIMIT = 3, 10, 4095.0
 SCALE = (INPUT_FACTOR / 2**INPUT_BITS).astype(np.float32)
 OWN_LEGAL = (3, 4)  # the planes of the side to move's legal points
+VALUE_VISITS = 100.0  # a move's weight in the value's fit is n / (n + VALUE_VISITS)
 
 
-def load(prefix):
+def load(prefix, target):
+    """The planes, the targets (N, 81, 3: share or mean, weight, prior) and the games' fields."""
     planes = np.fromfile(prefix + ".planes", dtype=np.int8).reshape(-1, PLANES, 9, 9)
-    shares = np.fromfile(prefix + ".shares", dtype="<f4").reshape(-1, 81)
+    cells = lambda ext: np.fromfile(prefix + "." + ext, dtype="<f4").reshape(-1, 81)
     games = np.fromfile(prefix + ".games", dtype="<u4").reshape(-1, 2)
-    assert len(planes) == len(shares) == len(games), "the three files disagree"
+    if target == "value":
+        visits = cells("visits")
+        targets = np.stack([cells("means"), visits / (visits + VALUE_VISITS), cells("prior")], axis=2)
+    else:
+        shares = cells("shares")
+        targets = np.stack([shares, np.ones_like(shares), np.zeros_like(shares)], axis=2)
+    assert len(planes) == len(targets) == len(games), "the files disagree"
     # Self-play on several cores writes games in the order they finish: by game number (each
     # game's records keep their order), the same data trains the same weights.
     order = np.argsort(games[:, 0], kind="stable")
-    return planes[order], shares[order], games[order]
+    return planes[order], targets[order].astype(np.float32), games[order]
 
 
 def legal_mask(x):
@@ -83,13 +99,29 @@ def scores(params, x):
     return (h @ params["head"]["w"] + params["head"]["b"]).reshape(x.shape[0], 81)
 
 
-def loss_fn(params, x, legal, target):
+def policy_loss(params, x, legal, target):
+    """Cross-entropy of the softmax over the legal moves against the visit shares."""
     logits = jnp.where(legal, scores(params, x), -1e9)
-    return -jnp.mean(jnp.sum(target * jax.nn.log_softmax(logits), axis=1))
+    return -jnp.mean(jnp.sum(target[..., 0] * jax.nn.log_softmax(logits), axis=1))
 
 
-@jax.jit
-def adam_step(params, state, x, legal, target, lr):
+def logit(p):
+    return jnp.log(p) - jnp.log1p(-p)
+
+
+def value_loss(params, x, legal, target):
+    """Each simulated legal move's cross-entropy against its mean, weighted by its visits."""
+    s = scores(params, x) + logit(target[..., 2])
+    mean, weight = target[..., 0], jnp.where(legal, target[..., 1], 0.0)
+    entropy = -(mean * jax.nn.log_sigmoid(s) + (1 - mean) * jax.nn.log_sigmoid(-s))
+    return jnp.sum(weight * entropy) / jnp.maximum(jnp.sum(weight), 1.0)
+
+
+def adam_step(loss_fn):
+    return jax.jit(lambda params, state, x, legal, target, lr: adam_update(loss_fn, params, state, x, legal, target, lr))
+
+
+def adam_update(loss_fn, params, state, x, legal, target, lr):
     loss, grads = jax.value_and_grad(loss_fn)(params, x, legal, target)
     m, v, t = state
     t = t + 1
@@ -101,20 +133,34 @@ def adam_step(params, state, x, legal, target, lr):
 
 
 def symmetry(x, y, k):
-    """The k-th of the board's eight symmetries of NHWC planes `x` and (N, 81) targets `y`."""
-    y = y.reshape(-1, 9, 9)
+    """The k-th of the board's eight symmetries of NHWC planes `x` and (N, 81, C) targets `y`."""
+    y = y.reshape(-1, 9, 9, y.shape[-1])
     if k & 4:
         x, y = np.swapaxes(x, 1, 2), np.swapaxes(y, 1, 2)
     if k & 2:
         x, y = x[:, ::-1], y[:, ::-1]
     if k & 1:
         x, y = x[:, :, ::-1], y[:, :, ::-1]
-    return np.ascontiguousarray(x), np.ascontiguousarray(y).reshape(-1, 81)
+    return np.ascontiguousarray(x), np.ascontiguousarray(y).reshape(-1, 81, y.shape[-1])
+
+
+def value_errors(params, planes, legal, targets):
+    """The weighted mean squared error against the means of the fixed-point network's values,
+    of the default prior's and of 0.5."""
+    weight = np.where(legal, targets[..., 1], 0.0)
+    errors = np.zeros(3)
+    for i in range(0, len(planes), 4096):
+        mean, w, prior = targets[i : i + 4096, :, 0], weight[i : i + 4096], targets[i : i + 4096, :, 2]
+        values = fixed_values(params, planes[i : i + 4096], prior)
+        for k, guess in enumerate([values, prior, 0.5]):
+            errors[k] += float(np.sum(w * (guess - mean) ** 2))
+    return errors / max(float(weight.sum()), 1e-9)
 
 
 def agreement(params, planes, legal, shares):
     """Top-1 and top-3 agreement of the fixed-point network's order (board order among equal
-    scores, as the bot) with the search's most visited move."""
+    scores, as the bot) with the search's most visited move (the highest of `shares`, or of
+    any measure that orders the moves as their visits)."""
     top1 = top3 = 0
     for i in range(0, len(planes), 4096):
         s = np.where(legal[i : i + 4096], fixed_scores(params, planes[i : i + 4096]), -(2**40))
@@ -170,6 +216,13 @@ def fixed_scores(params, planes):
     return wrap32(h @ fixed(params["head"]["w"], bits) + bias).reshape(len(planes), 81)
 
 
+def fixed_values(params, planes, prior):
+    """The bot's corrected prior means (N, 81): the sigmoid of the prior's logit plus the
+    fixed-point scores at their scale."""
+    bits = ACTIVATION_BITS + weight_bits(params["head"]["w"], 0)
+    return 1 / (1 + np.exp(-(np.log(prior / (1 - prior)) + fixed_scores(params, planes) / 2.0**bits)))
+
+
 def read_weights(path):
     """The parameters of a weights file written by `write_weights`."""
     data = open(path, "rb").read()
@@ -209,6 +262,7 @@ def write_weights(path, params, width, layers):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", required=True, help="prefix of the policy_data files")
+    ap.add_argument("--target", choices=["policy", "value"], default="policy", help="what the network learns")
     ap.add_argument("--out", help="weights file to write")
     ap.add_argument("--weights", help="evaluate this weights file (and write --check) instead of training")
     ap.add_argument("--manifest", help="manifest JSON to write")
@@ -224,30 +278,42 @@ def main():
     if not args.out and not args.weights:
         ap.error("--out (to train) or --weights (to evaluate) is needed")
 
-    planes, shares, games = load(args.data)
+    planes, targets, games = load(args.data, args.target)
     held = games[:, 0] % 5 == 0
     x_all, legal_all = features(planes)
-    shares = shares.astype(np.float32)
     train = np.flatnonzero(~held)
-    ph, lh, sh, tree_h = planes[held], legal_all[held], shares[held], games[held, 1] == 1
+    ph, lh, th, tree_h = planes[held], legal_all[held], targets[held], games[held, 1] == 1
+    # The visit shares, or for the value a weight that grows with the visits.
+    sh = th[..., 0] if args.target == "policy" else th[..., 1]
     print(f"{len(train)} training positions, {held.sum()} held out", file=sys.stderr)
     started = time.time()
     if args.weights:
         params, args.width, args.layers = read_weights(args.weights)
     else:
-        params = train_network(args, x_all, shares, train)
+        params = train_network(args, x_all, targets, train)
     training_seconds = round(time.time() - started)
 
     roots = agreement(params, ph[~tree_h], lh[~tree_h], sh[~tree_h])
     tree = agreement(params, ph[tree_h], lh[tree_h], sh[tree_h])
     print(f"held out: roots top-1 {roots[0]:.3f} top-3 {roots[1]:.3f}; "
           f"tree nodes top-1 {tree[0]:.3f} top-3 {tree[1]:.3f}", file=sys.stderr)
+    errors = {}
+    if args.target == "value":
+        for name, part in [("roots", ~tree_h), ("tree_nodes", tree_h)]:
+            net, prior, even = value_errors(params, ph[part], lh[part], th[part])
+            errors[name] = {"network": round(net, 5), "default_prior": round(prior, 5), "even": round(even, 5)}
+            print(f"held out {name}: weighted squared error of the means: network {net:.5f}, "
+                  f"default prior {prior:.5f}, 0.5 {even:.5f}", file=sys.stderr)
     if args.out:
         write_weights(args.out, params, args.width, args.layers)
     if args.check:
         picks = np.flatnonzero(held)[:: max(1, held.sum() // 8)][:8]
         s = fixed_scores(params, planes[picks])
         cases = [{"planes": planes[i].reshape(PLANES, 81).tolist(), "scores": s[k].tolist()} for k, i in enumerate(picks)]
+        if args.target == "value":
+            bits = ACTIVATION_BITS + weight_bits(params["head"]["w"], 0)
+            for case, k in zip(cases, range(len(cases))):
+                case["logits"] = (s[k] / 2.0**bits).tolist()
         with open(args.check, "w") as f:
             json.dump(cases, f)
     if args.manifest:
@@ -266,13 +332,17 @@ def main():
             },
             "training_seconds": training_seconds,
         }
+        if errors:
+            manifest["target"] = "value"
+            manifest["held_out_squared_error"] = errors
         with open(args.manifest, "w") as f:
             json.dump(manifest, f, indent=2)
             f.write("\n")
 
 
-def train_network(args, x_all, shares, train):
+def train_network(args, x_all, targets, train):
     """The parameters fitted to the positions `train`."""
+    step_fn = adam_step(value_loss if args.target == "value" else policy_loss)
     rng = np.random.default_rng(args.seed)
     params = init(jax.random.PRNGKey(args.seed), args.width, args.layers)
     zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
@@ -282,10 +352,10 @@ def train_network(args, x_all, shares, train):
     running = None
     for step in range(steps):
         batch = rng.choice(train, args.batch, replace=False)
-        x, y = symmetry(x_all[batch], shares[batch], int(rng.integers(8)))
+        x, y = symmetry(x_all[batch], targets[batch], int(rng.integers(8)))
         legal = legal_mask(x)
         lr = args.lr * 0.5 * (1 + np.cos(np.pi * step / steps))  # cosine decay
-        params, state, loss = adam_step(params, state, x, legal, y, lr)
+        params, state, loss = step_fn(params, state, x, legal, y, lr)
         running = float(loss) if running is None else 0.99 * running + 0.01 * float(loss)
         if step % 500 == 0 or step == steps - 1:
             eta = (time.time() - started) / (step + 1) * (steps - step - 1)

@@ -46,13 +46,16 @@ pub fn root_children<S: Stats>(tree: &Tree<S>) -> Vec<(Point, u32, f32)> {
 
 /// The nodes below the root that have children, depth first, entering only children
 /// simulated at least `min_visits` times: the moves from the root to each, and its children's
-/// simulations.
+/// simulations and means.
 pub fn busy_nodes<S: Stats>(tree: &Tree<S>, min_visits: u32) -> Vec<BusyNode> {
     let mut found = Vec::new();
     let mut stack = vec![(NodeId::ROOT, Vec::new())];
     while let Some((id, line)) = stack.pop() {
         if id != NodeId::ROOT && tree.has_children(id) {
-            let children = tree.children(id).map(|c| (tree.point(c), tree.stats(c).visits())).collect();
+            let children = tree
+                .children(id)
+                .map(|c| (tree.point(c), tree.stats(c).visits(), tree.stats(c).mean()))
+                .collect();
             found.push(BusyNode { line: line.clone(), children });
         }
         for child in tree.children(id).rev().filter(|&c| tree.stats(c).visits() >= min_visits) {

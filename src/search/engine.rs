@@ -160,10 +160,10 @@ pub trait Engine: Send {
 }
 
 /// A node below the root of a search ([`Engine::busy_nodes`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BusyNode {
     /// The moves from the root's position to the node.
     pub line: Vec<Point>,
-    /// Its children: each move with its visits.
-    pub children: Vec<(Point, u32)>,
+    /// Its children: each move with its visits and its mover's share of them won.
+    pub children: Vec<(Point, u32, f32)>,
 }

@@ -127,6 +127,10 @@ tunables! {
         "The playout search proves a leaf with at most this many live points by the endgame solver, within `tree_solve_nodes` nodes, instead of playing it out (0: never).";
     rave_policy_weight: f32 = 0.0, 0.0..=0.5,
         "Near the root (`policy_depth`), the playout search's prior means spread by the policy network's ranking, 0.5 +- this.";
+    rave_value_weight: f32 = 0.0, 0.0..=2.0,
+        "Near the root (`rave_value_depth`), how much of the value network's correction a new node's prior mean (the evaluation's) takes in the playout search (1: all of it).";
+    rave_value_depth: u32 = 2, 0..=81,
+        "Nodes fewer than this many moves below the root give their children the value network's prior (`rave_value_weight`).";
 }
 
 impl Params {

@@ -141,6 +141,8 @@ pub struct Network {
     hidden: Vec<Conv<WIDTH>>,
     head: [i32; WIDTH],
     head_bias: i32,
+    /// A score is its real value times `2^score_bits`.
+    score_bits: u32,
 }
 
 /// The first bytes of a weights file.
@@ -158,6 +160,9 @@ impl std::fmt::Display for WeightsError {
 
 /// The trained weights the bot carries, and their manifest (`docs/policy.md`).
 pub const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/policy.bin");
+
+/// The value network's weights the bot carries (`scripts/train-policy.py --target value`).
+pub const EMBEDDED_VALUE_WEIGHTS: &[u8] = include_bytes!("../../weights/value.bin");
 
 impl Network {
     /// The network of a weights file: the 8 bytes `NOGOPOL1`, then little-endian `u32`s
@@ -196,13 +201,30 @@ impl Network {
             hidden,
             head: std::array::from_fn(|j| fixed(head[j], bits) as i32),
             head_bias: bias_sum(fixed(bias[0], ACTIVATION_BITS + bits)),
+            score_bits: ACTIVATION_BITS + bits,
         })
     }
 
-    /// The network the binary carries.
+    /// The policy network the binary carries.
     pub fn embedded() -> &'static Network {
         static NETWORK: std::sync::OnceLock<Network> = std::sync::OnceLock::new();
         NETWORK.get_or_init(|| Network::from_bytes(EMBEDDED_WEIGHTS).expect("the embedded weights are valid"))
+    }
+
+    /// The value network the binary carries.
+    pub fn value() -> &'static Network {
+        static NETWORK: std::sync::OnceLock<Network> = std::sync::OnceLock::new();
+        NETWORK.get_or_init(|| {
+            Network::from_bytes(EMBEDDED_VALUE_WEIGHTS).expect("the embedded weights are valid")
+        })
+    }
+
+    /// Each cell's score at its real scale, as trained: for the value network, what to add
+    /// to the logit of the mobility prior's mean for a move of the side to move there.
+    pub fn logits(&self, planes: &[[i8; CELLS]; PLANES]) -> [f32; CELLS] {
+        let scale = f32::powi(2.0, -(self.score_bits as i32));
+        let scores = self.scores(planes);
+        std::array::from_fn(|c| scores[c] as f32 * scale)
     }
 
     /// The score of every cell for the planes `planes` (higher: more likely the search's
@@ -434,10 +456,19 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_network_scores_as_the_trainer_did() {
-        let cases: Vec<serde_json::Value> =
-            serde_json::from_str(include_str!("../../weights/policy-check.json")).unwrap();
-        assert!(cases.len() >= 4);
+    fn the_embedded_networks_score_as_the_trainer_did() {
+        let checks = [
+            (Network::embedded(), include_str!("../../weights/policy-check.json")),
+            (Network::value(), include_str!("../../weights/value-check.json")),
+        ];
+        for (network, check) in checks {
+            let cases: Vec<serde_json::Value> = serde_json::from_str(check).unwrap();
+            assert!(cases.len() >= 4);
+            scores_as_the_trainer_did(network, cases);
+        }
+    }
+
+    fn scores_as_the_trainer_did(network: &Network, cases: Vec<serde_json::Value>) {
         for case in cases {
             let mut planes = [[0i8; CELLS]; PLANES];
             for (k, plane) in case["planes"].as_array().unwrap().iter().enumerate() {
@@ -447,8 +478,18 @@ mod tests {
             }
             let expected: Vec<i64> =
                 case["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
-            let scores = Network::embedded().scores(&planes);
+            let scores = network.scores(&planes);
             assert_eq!(scores.iter().map(|&s| s as i64).collect::<Vec<_>>(), expected);
+            // The value network's cases give the scores at the scale it was trained at too.
+            if let Some(logits) = case.get("logits").and_then(|l| l.as_array()) {
+                for (logit, trained) in network.logits(&planes).iter().zip(logits) {
+                    let trained = trained.as_f64().unwrap();
+                    assert!(
+                        (*logit as f64 - trained).abs() <= 1e-6 * trained.abs().max(1.0),
+                        "{logit} {trained}"
+                    );
+                }
+            }
         }
     }
 

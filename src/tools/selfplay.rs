@@ -86,14 +86,14 @@ pub fn play_game(args: &SelfplayArgs, number: u64) -> Vec<Value> {
     let mut searched_moves = 0;
     while !position.is_terminal() {
         let report = search.think(&position, &Budget::nodes(args.nodes));
-        let visits: Vec<(Point, u32)> =
-            search.root_children(&position).into_iter().map(|(p, visits, _)| (p, visits)).collect();
+        let children = search.root_children(&position);
+        let visits: Vec<(Point, u32)> = children.iter().map(|&(p, visits, _)| (p, visits)).collect();
         let drawn = searched_moves < args.temperature_moves && !visits.is_empty();
         let played = if drawn { draw(&visits, args.temperature, &mut rng) } else { report.best };
         if args.tree_visits > 0 && !visits.is_empty() {
             records.extend(tree_records(search.as_ref(), &position, &moves, number, args.tree_visits));
         }
-        let mut record = position_record(number, &position, &moves, &visits);
+        let mut record = position_record(number, &position, &moves, &children);
         record["iterations"] = json!(report.iterations);
         record["best"] = json!(report.best.cell());
         record["win_rate"] = json!(report.win_rate);
@@ -134,8 +134,13 @@ fn tree_records(
 }
 
 /// The fields every record has but the winner: `position`, reached by `moves` in game
-/// `number`, and the visits of its searched moves.
-fn position_record(number: u64, position: &Position, moves: &[Point], visits: &[(Point, u32)]) -> Value {
+/// `number`, and the visits and means of its searched moves.
+fn position_record(
+    number: u64,
+    position: &Position,
+    moves: &[Point],
+    children: &[(Point, u32, f32)],
+) -> Value {
     let stones = |c: Color| position.stones(c).iter().map(Point::cell).collect::<Vec<_>>();
     json!({
         "game": number,
@@ -144,7 +149,8 @@ fn position_record(number: u64, position: &Position, moves: &[Point], visits: &[
         "black": stones(Color::Black),
         "white": stones(Color::White),
         "last_moves": [moves.last().map(|p| p.cell()), moves.iter().rev().nth(1).map(|p| p.cell())],
-        "visits": visits.iter().map(|&(p, n)| [p.cell() as u64, n as u64]).collect::<Vec<_>>(),
+        "visits": children.iter().map(|&(p, n, _)| [p.cell() as u64, n as u64]).collect::<Vec<_>>(),
+        "means": children.iter().filter(|c| c.1 > 0).map(|&(p, _, mean)| json!([p.cell(), (mean as f64 * 1e4).round() / 1e4])).collect::<Vec<_>>(),
     })
 }
 
@@ -159,6 +165,8 @@ pub struct SearchedPosition {
     pub last_moves: [Option<Point>; 2],
     /// Each searched move with its visits.
     pub visits: Vec<(Point, f64)>,
+    /// Each simulated move with its mover's share of wins (none in records before `means`).
+    pub means: Vec<(Point, f64)>,
     /// Whether the record is of a node of the tree (`--tree-visits`) rather than a root.
     pub tree_node: bool,
 }
@@ -174,11 +182,16 @@ impl SearchedPosition {
         let position = Position::from_stones(stones("black")?, stones("white")?, to_move).ok()?;
         let last = record["last_moves"].as_array()?;
         let visits = record["visits"].as_array()?;
+        let pair = |v: &Value| Some((point(&v[0])?, v[1].as_f64()?));
         Some(SearchedPosition {
             game: record["game"].as_u64()?,
             position,
             last_moves: [0, 1].map(|i| last.get(i).and_then(point)),
-            visits: visits.iter().map(|v| Some((point(&v[0])?, v[1].as_f64()?))).collect::<Option<_>>()?,
+            visits: visits.iter().map(pair).collect::<Option<_>>()?,
+            means: match record.get("means") {
+                Some(means) => means.as_array()?.iter().map(pair).collect::<Option<_>>()?,
+                None => Vec::new(),
+            },
             tree_node: record.get("depth").is_some(),
         })
     }
@@ -320,6 +333,9 @@ mod tests {
             assert_eq!(read.position.stones(Color::White), points(&record["white"]));
             assert_eq!(read.position.to_move().to_string(), record["to_move"]);
             assert_eq!(read.visits.len(), record["visits"].as_array().unwrap().len());
+            let means = record["means"].as_array().unwrap();
+            assert!(read.means.iter().zip(means).all(|(m, r)| m.0.cell() as u64 == r[0] && m.1 == r[1]));
+            assert_eq!(read.means.len(), means.len());
             assert_eq!(
                 read.last_moves.map(|m| m.map(|p| p.cell() as u64)),
                 [0, 1].map(|i| record["last_moves"][i].as_u64())
@@ -327,6 +343,9 @@ mod tests {
             trees += read.tree_node as usize;
         }
         assert!(trees > 0 && trees < records.len());
+        let mut older = records[0].clone();
+        older.as_object_mut().unwrap().remove("means");
+        assert_eq!(SearchedPosition::read(&older).expect("a record without means").means, Vec::new());
         let mut broken = records[0].clone();
         broken["black"] = json!([81]);
         assert_eq!(SearchedPosition::read(&broken), None);
@@ -435,6 +454,12 @@ mod tests {
                 let p = v[0].as_u64().unwrap() as u8;
                 assert!(node.legal_moves().has(Point::from_cell(p as usize).unwrap()), "record {i}");
             }
+            // A mean for each simulated child, and only for those.
+            let simulated: Vec<&Value> =
+                visits.iter().filter(|v| v[1].as_u64().unwrap() > 0).map(|v| &v[0]).collect();
+            let means = record["means"].as_array().unwrap();
+            assert_eq!(means.iter().map(|m| &m[0]).collect::<Vec<_>>(), simulated, "record {i}");
+            assert!(means.iter().all(|m| (0.0..=1.0).contains(&m[1].as_f64().unwrap())), "record {i}");
         }
         assert!(below > 0);
         let plain = play_game(&args, 0);

@@ -1,11 +1,11 @@
 //! Expansion: a leaf gets all its children at once, each starting from a prior of virtual
 //! all-moves-as-first simulations whose mean is the mobility evaluation of the child's
-//! position, or near the root the policy network's ranking.
+//! position, near the root corrected by the value network, or the policy network's ranking.
 
 use super::node::RaveStats;
 use super::Context;
 use crate::rules::point::INDEX_COUNT;
-use crate::rules::{Bitboard, Position};
+use crate::rules::{Bitboard, Point, Position};
 use crate::search::engine::Proof;
 use crate::search::policy;
 use crate::search::tree::{NodeId, Nodes};
@@ -14,7 +14,8 @@ use crate::search::tree::{NodeId, Nodes};
 /// the legal `moves`: near the root (`policy_depth`) with `rave_policy_weight` above 0 the
 /// children's prior means follow the policy network's ranking, from `0.5 +
 /// rave_policy_weight` for its first to `0.5 - rave_policy_weight` for its last; elsewhere
-/// the evaluation of each child's position (`rave_eval_weight`), or even with that at 0.
+/// the evaluation of each child's position (`rave_eval_weight`), or even with that at 0,
+/// near the root (`rave_value_depth`) corrected by the value network (`rave_value_weight`).
 /// A node without moves is proven won for its mover. False when the tree is full (or another
 /// thread expands the node).
 pub fn expand(
@@ -38,15 +39,24 @@ pub fn expand(
     let weight = params.rave_policy_weight;
     let eval_weight = params.rave_eval_weight;
     let by_policy = weight > 0.0 && depth < params.policy_depth as usize;
+    let last_move = if id == NodeId::ROOT { tree.root_last_move() } else { Some(tree.point(id)) };
     if !by_policy && eval_weight > 0.0 {
         let values = context.values.values_after(position, moves, params);
-        return tree
-            .expand(id, moves, |p| RaveStats::new(prior, 0.5 + eval_weight * (values[p.index()] - 0.5)));
+        let evaluated = |p: Point| 0.5 + eval_weight * (values[p.index()] - 0.5);
+        let value_weight = params.rave_value_weight;
+        if value_weight > 0.0 && depth < params.rave_value_depth as usize {
+            let learned = policy::Network::value().logits(&policy::planes(position, last_move));
+            let mean = |p: Point| {
+                let logit = (evaluated(p) / (1.0 - evaluated(p))).ln() + value_weight * learned[p.cell()];
+                1.0 / (1.0 + (-logit).exp())
+            };
+            return tree.expand(id, moves, |p| RaveStats::new(prior, mean(p)));
+        }
+        return tree.expand(id, moves, |p| RaveStats::new(prior, evaluated(p)));
     }
     if !by_policy || moves.count() < 2 {
         return tree.expand(id, moves, |_| RaveStats::new(prior, 0.5));
     }
-    let last_move = if id == NodeId::ROOT { tree.root_last_move() } else { Some(tree.point(id)) };
     let ranked = policy::Network::embedded().ranked(position, last_move);
     let mut means = [0.5f32; INDEX_COUNT];
     let step = 2.0 * weight / (ranked.len() - 1) as f32;

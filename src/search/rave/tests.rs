@@ -127,6 +127,35 @@ fn new_nodes_start_from_the_evaluation_of_their_position() {
 }
 
 #[test]
+fn near_the_root_the_value_network_corrects_the_evaluations_prior() {
+    let position = random_positions(6, |p| p.empty().count() < 60).remove(0);
+    let plain = Params { rave_eval_weight: 0.5, ..small() };
+    let params = Params { rave_value_weight: 0.5, rave_value_depth: 1, ..plain };
+    let priors = |params: &Params, depth: usize| {
+        let mut search = Rave::new(*params, 0);
+        search.core.tree.set_root(&position);
+        let context = Context { params, values: &search.values };
+        let moves = position.legal_moves();
+        assert!(expand::expand(&mut search.core.tree, context, NodeId::ROOT, &position, moves, depth));
+        let tree = tree(&search);
+        moves
+            .iter()
+            .map(|p| tree.stats(tree.child(NodeId::ROOT, p).unwrap()))
+            .map(|s| s.sum / s.evidence)
+            .collect::<Vec<f32>>()
+    };
+    let (evaluated, corrected) = (priors(&plain, 0), priors(&params, 0));
+    let logits =
+        crate::search::policy::Network::value().logits(&crate::search::policy::planes(&position, None));
+    for ((p, evaluated), corrected) in position.legal_moves().iter().zip(&evaluated).zip(&corrected) {
+        let logit = (evaluated / (1.0 - evaluated)).ln() + 0.5 * logits[p.cell()];
+        assert!((corrected - 1.0 / (1.0 + (-logit).exp())).abs() < 1e-5, "{p}: {corrected} from {evaluated}");
+    }
+    assert_ne!(evaluated, corrected);
+    assert_eq!(priors(&params, 1), evaluated, "not at rave_value_depth and below");
+}
+
+#[test]
 fn a_winning_move_is_played_at_once() {
     // The side to move can take the opponent's last legal point.
     for position in random_positions(4, |p| decisive_move(p).is_some()) {
