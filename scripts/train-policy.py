@@ -216,11 +216,15 @@ def fixed_scores(params, planes):
     return wrap32(h @ fixed(params["head"]["w"], bits) + bias).reshape(len(planes), 81)
 
 
+def fixed_logits(scores, params):
+    """Fixed-point `scores` at their real scale, as `Network::logits` gives them."""
+    return scores / 2.0 ** (ACTIVATION_BITS + weight_bits(params["head"]["w"], 0))
+
+
 def fixed_values(params, planes, prior):
     """The bot's corrected prior means (N, 81): the sigmoid of the prior's logit plus the
     fixed-point scores at their scale."""
-    bits = ACTIVATION_BITS + weight_bits(params["head"]["w"], 0)
-    return 1 / (1 + np.exp(-(np.log(prior / (1 - prior)) + fixed_scores(params, planes) / 2.0**bits)))
+    return 1 / (1 + np.exp(-(np.log(prior / (1 - prior)) + fixed_logits(fixed_scores(params, planes), params))))
 
 
 def read_weights(path):
@@ -311,9 +315,8 @@ def main():
         s = fixed_scores(params, planes[picks])
         cases = [{"planes": planes[i].reshape(PLANES, 81).tolist(), "scores": s[k].tolist()} for k, i in enumerate(picks)]
         if args.target == "value":
-            bits = ACTIVATION_BITS + weight_bits(params["head"]["w"], 0)
-            for case, k in zip(cases, range(len(cases))):
-                case["logits"] = (s[k] / 2.0**bits).tolist()
+            for case, logits in zip(cases, fixed_logits(s, params)):
+                case["logits"] = logits.tolist()
         with open(args.check, "w") as f:
             json.dump(cases, f)
     if args.manifest:

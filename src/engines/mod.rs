@@ -228,10 +228,11 @@ impl EngineArgs {
     /// `time_limit`): the shorter of that and `--time`, which a user sets to be kept; without
     /// one, [`EngineArgs::move_limit`].
     pub fn limit_under(&self, allotted: Option<Duration>, default: Duration) -> Option<Duration> {
-        match (allotted, self.time) {
-            (Some(allotted), Some(time)) => Some(allotted.min(Duration::from_secs_f64(time))),
-            (Some(allotted), None) => Some(allotted),
-            (None, _) => self.move_limit(default),
+        match allotted {
+            Some(allotted) => {
+                Some(self.time.map_or(allotted, |time| allotted.min(Duration::from_secs_f64(time))))
+            }
+            None => self.move_limit(default),
         }
     }
 

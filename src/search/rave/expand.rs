@@ -18,8 +18,8 @@ use crate::search::tree::{NodeId, Nodes};
 /// near the root (`rave_value_depth`) corrected by the value network (`rave_value_weight`).
 /// A node without moves is proven won for its mover. False when the tree is full (or another
 /// thread expands the node).
-pub fn expand(
-    tree: &mut impl Nodes<RaveStats>,
+pub fn expand<T: Nodes<RaveStats>>(
+    tree: &mut T,
     context: Context,
     id: NodeId,
     position: &Position,
@@ -39,15 +39,17 @@ pub fn expand(
     let weight = params.rave_policy_weight;
     let eval_weight = params.rave_eval_weight;
     let by_policy = weight > 0.0 && depth < params.policy_depth as usize;
-    let last_move = if id == NodeId::ROOT { tree.root_last_move() } else { Some(tree.point(id)) };
+    // Read only where a network takes it, off the common path.
+    let last_move = |tree: &T| if id == NodeId::ROOT { tree.root_last_move() } else { Some(tree.point(id)) };
     if !by_policy && eval_weight > 0.0 {
         let values = context.values.values_after(position, moves, params);
         let evaluated = |p: Point| 0.5 + eval_weight * (values[p.index()] - 0.5);
         let value_weight = params.rave_value_weight;
         if value_weight > 0.0 && depth < params.rave_value_depth as usize {
-            let learned = policy::Network::value().logits(&policy::planes(position, last_move));
+            let learned = policy::Network::value().logits(&policy::planes(position, last_move(tree)));
             let mean = |p: Point| {
-                let logit = (evaluated(p) / (1.0 - evaluated(p))).ln() + value_weight * learned[p.cell()];
+                let evaluated = evaluated(p);
+                let logit = (evaluated / (1.0 - evaluated)).ln() + value_weight * learned[p.cell()];
                 1.0 / (1.0 + (-logit).exp())
             };
             return tree.expand(id, moves, |p| RaveStats::new(prior, mean(p)));
@@ -57,7 +59,7 @@ pub fn expand(
     if !by_policy || moves.count() < 2 {
         return tree.expand(id, moves, |_| RaveStats::new(prior, 0.5));
     }
-    let ranked = policy::Network::embedded().ranked(position, last_move);
+    let ranked = policy::Network::embedded().ranked(position, last_move(tree));
     let mut means = [0.5f32; INDEX_COUNT];
     let step = 2.0 * weight / (ranked.len() - 1) as f32;
     for (rank, &index) in ranked.iter().enumerate() {
