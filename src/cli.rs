@@ -61,6 +61,8 @@ pub enum Command {
     Book(crate::tools::book::BookArgs),
     /// Serve a board in the browser: play the engine and watch it think.
     Serve(crate::tools::serve::ServeArgs),
+    /// Tune tunables of a built-in engine by SPSA over pairs of games against itself.
+    Tune(crate::tools::tune::TuneArgs),
 }
 
 /// Parses the arguments and runs; the exit code. `started` is when the process started.
@@ -93,6 +95,7 @@ pub fn run(started: Instant) -> i32 {
         Some(Command::Selfplay(args)) => crate::tools::selfplay::run(args),
         Some(Command::Book(args)) => crate::tools::book::run(args),
         Some(Command::Serve(args)) => crate::tools::serve::run(args),
+        Some(Command::Tune(args)) => crate::tools::tune::run(args),
         None => crate::protocols::botzone::run(&cli.bot, started),
     }
 }

@@ -467,3 +467,71 @@ fn shards_merged_equal_the_whole_match() {
         assert!(stderr.contains(&format!("'{bad}' is not a shard K/N")), "{stderr}");
     }
 }
+
+/// Runs `nogo tune` with `args`: its exit code, stdout and stderr.
+fn tune(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(NOGO).arg("tune").args(args).output().expect("nogo runs");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn tune_plays_pairs_logs_each_and_prints_the_estimate_as_settings() {
+    let dir = scratch("tune");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("spsa.jsonl");
+    let (code, stdout, stderr) = tune(&[
+        "--engine",
+        "random",
+        "--param",
+        "rave_prior=10..30",
+        "--param",
+        "rave_exploration",
+        "--pairs",
+        "4",
+        "--time",
+        "0.05",
+        "-j",
+        "2",
+        "--seed",
+        "3",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "# mean of the values over the last 2 of 4 pairs", "{stdout}");
+    let setting = |line: &str, name: &str| -> f64 {
+        let value = line.strip_prefix(&format!("--set {name}=")).unwrap_or_else(|| panic!("{line}"));
+        value.parse().unwrap()
+    };
+    let prior = setting(lines[1], "rave_prior");
+    assert!((10.0..=30.0).contains(&prior), "{prior}");
+    let exploration = setting(lines[2], "rave_exploration");
+    assert!((0.0..=1.0).contains(&exploration), "{exploration}");
+    let entries: Vec<Value> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut pairs: Vec<u64> = entries.iter().map(|e| e["pair"].as_u64().unwrap()).collect();
+    pairs.sort_unstable();
+    assert_eq!(pairs, [1, 2, 3, 4]);
+    for entry in &entries {
+        assert!([-1.0, 0.0, 1.0].contains(&entry["result"].as_f64().unwrap()), "{entry}");
+        let (plus, minus) = (&entry["plus"]["rave_exploration"], &entry["minus"]["rave_exploration"]);
+        assert_ne!(plus, minus, "the two players of a pair differ: {entry}");
+        for side in ["plus", "minus", "values"] {
+            let prior = entry[side]["rave_prior"].as_f64().unwrap();
+            assert!((10.0..=30.0).contains(&prior) && prior.fract() == 0.0, "{entry}");
+        }
+    }
+}
+
+#[test]
+fn tune_names_an_unknown_parameter_or_a_range_outside_its_own() {
+    for (param, expected) in
+        [("explore", "unknown parameter explore"), ("rave_prior=0..2000", "not a range within 1..1000")]
+    {
+        let (code, _, stderr) = tune(&["--param", param, "--pairs", "1"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(expected) && !stderr.contains("panicked"), "{stderr}");
+    }
+}

@@ -16,12 +16,28 @@ pub struct Tunable {
     pub min: f64,
     /// The greatest value tuning and settings may give it.
     pub max: f64,
+    /// Whether it takes whole numbers only ([`Params::set`] rounds others down).
+    pub whole: bool,
     /// What the parameter does, in one line.
     pub doc: &'static str,
 }
 
 /// Default memory of a search: 200 MB, leaving room under Botzone's 256 MB for the rest.
 pub const DEFAULT_MEMORY_BYTES: usize = 200 * 1000 * 1000;
+
+/// The types tunables have.
+trait Number {
+    /// Whether the type holds whole numbers only.
+    const WHOLE: bool;
+}
+
+impl Number for u32 {
+    const WHOLE: bool = true;
+}
+
+impl Number for f32 {
+    const WHOLE: bool = false;
+}
 
 /// Declares the tunables: `name: type = default, min..=max, "doc";` each.
 macro_rules! tunables {
@@ -53,6 +69,7 @@ macro_rules! tunables {
                 default: $default as f64,
                 min: $min as f64,
                 max: $max as f64,
+                whole: <$ty as Number>::WHOLE,
                 doc: $doc,
             },)*];
 
@@ -201,6 +218,24 @@ mod tests {
         assert!(Params::default().set("memory_bytes", 1.0).is_err());
         assert!(Params::default().set("explore", 0.2).is_err());
         assert_eq!(Params::default().get("explore"), None);
+    }
+
+    #[test]
+    fn whole_number_tunables_are_marked_so() {
+        for tunable in Params::TUNABLES {
+            let mut params = Params::default();
+            let between = tunable.min + 0.5;
+            params.set(tunable.name, between).unwrap();
+            let kept = params.get(tunable.name).unwrap();
+            assert_eq!(
+                tunable.whole,
+                (kept - between).abs() > 1e-3,
+                "{}: {between} kept as {kept}",
+                tunable.name
+            );
+        }
+        assert!(Params::tunable("rave_prior").unwrap().whole);
+        assert!(!Params::tunable("rave_exploration").unwrap().whole);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The tools around the bot: the arena (a local judge for matches), the terminal game, the
-//! fixed-iteration bench, self-play games as training data, and the board in the browser.
+//! fixed-iteration bench, self-play games as training data, the board in the browser, and SPSA tuning.
 
 pub mod arena;
 pub mod bench;
@@ -7,3 +7,4 @@ pub mod book;
 pub mod play;
 pub mod selfplay;
 pub mod serve;
+pub mod tune;
