@@ -146,6 +146,8 @@ tunables! {
         "Near the root (`policy_depth`), the playout search's prior means spread by the policy network's ranking, 0.5 +- this.";
     rave_value_weight: f32 = 0.0, 0.0..=2.0,
         "Near the root (`rave_value_depth`), how much of the value network's correction a new node's prior mean (the evaluation's) takes in the playout search (1: all of it).";
+    rave_value_prior: u32 = 20, 1..=10_000,
+        "Virtual all-moves-as-first simulations of a new node whose prior mean the value network corrected (`rave_value_weight`).";
     rave_value_depth: u32 = 2, 0..=81,
         "Nodes fewer than this many moves below the root give their children the value network's prior (`rave_value_weight`).";
 }

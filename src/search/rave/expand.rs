@@ -15,7 +15,8 @@ use crate::search::tree::{NodeId, Nodes};
 /// children's prior means follow the policy network's ranking, from `0.5 +
 /// rave_policy_weight` for its first to `0.5 - rave_policy_weight` for its last; elsewhere
 /// the evaluation of each child's position (`rave_eval_weight`), or even with that at 0,
-/// near the root (`rave_value_depth`) corrected by the value network (`rave_value_weight`).
+/// near the root (`rave_value_depth`) corrected by the value network (`rave_value_weight`),
+/// with a prior of its own (`rave_value_prior`).
 /// A node without moves is proven won for its mover. False when the tree is full (or another
 /// thread expands the node).
 pub fn expand<T: Nodes<RaveStats>>(
@@ -52,6 +53,7 @@ pub fn expand<T: Nodes<RaveStats>>(
                 let logit = (evaluated / (1.0 - evaluated)).ln() + value_weight * learned[p.cell()];
                 1.0 / (1.0 + (-logit).exp())
             };
+            let prior = params.rave_value_prior as f32;
             return tree.expand(id, moves, |p| RaveStats::new(prior, mean(p)));
         }
         return tree.expand(id, moves, |p| RaveStats::new(prior, evaluated(p)));

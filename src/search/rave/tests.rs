@@ -130,7 +130,7 @@ fn new_nodes_start_from_the_evaluation_of_their_position() {
 fn near_the_root_the_value_network_corrects_the_evaluations_prior() {
     let position = random_positions(6, |p| p.empty().count() < 60).remove(0);
     let plain = Params { rave_eval_weight: 0.5, ..small() };
-    let params = Params { rave_value_weight: 0.5, rave_value_depth: 1, ..plain };
+    let params = Params { rave_value_weight: 0.5, rave_value_depth: 1, rave_value_prior: 60, ..plain };
     let priors = |params: &Params, depth: usize| {
         let mut search = Rave::new(*params, 0);
         search.core.tree.set_root(&position);
@@ -138,13 +138,11 @@ fn near_the_root_the_value_network_corrects_the_evaluations_prior() {
         let moves = position.legal_moves();
         assert!(expand::expand(&mut search.core.tree, context, NodeId::ROOT, &position, moves, depth));
         let tree = tree(&search);
-        moves
-            .iter()
-            .map(|p| tree.stats(tree.child(NodeId::ROOT, p).unwrap()))
-            .map(|s| s.sum / s.evidence)
-            .collect::<Vec<f32>>()
+        moves.iter().map(|p| *tree.stats(tree.child(NodeId::ROOT, p).unwrap())).collect::<Vec<RaveStats>>()
     };
-    let (evaluated, corrected) = (priors(&plain, 0), priors(&params, 0));
+    let means = |stats: &[RaveStats]| stats.iter().map(|s| s.sum / s.evidence).collect::<Vec<f32>>();
+    let (plain_stats, corrected_stats) = (priors(&plain, 0), priors(&params, 0));
+    let (evaluated, corrected) = (means(&plain_stats), means(&corrected_stats));
     let logits =
         crate::search::policy::Network::value().logits(&crate::search::policy::planes(&position, None));
     for ((p, evaluated), corrected) in position.legal_moves().iter().zip(&evaluated).zip(&corrected) {
@@ -152,7 +150,12 @@ fn near_the_root_the_value_network_corrects_the_evaluations_prior() {
         assert!((corrected - 1.0 / (1.0 + (-logit).exp())).abs() < 1e-5, "{p}: {corrected} from {evaluated}");
     }
     assert_ne!(evaluated, corrected);
-    assert_eq!(priors(&params, 1), evaluated, "not at rave_value_depth and below");
+    assert!(
+        plain_stats.iter().all(|s| s.evidence == plain.rave_prior as f32),
+        "the evaluation's prior count"
+    );
+    assert!(corrected_stats.iter().all(|s| s.evidence == 60.0), "the value network's prior count");
+    assert_eq!(means(&priors(&params, 1)), evaluated, "not at rave_value_depth and below");
 }
 
 #[test]
