@@ -109,7 +109,7 @@ impl Tuned {
 
 /// The state of the approximation: the values (shares of their ranges) and their running
 /// mean over the second half of the pairs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 struct Spsa {
     values: Vec<f64>,
     perturbation: f64,
@@ -122,8 +122,7 @@ struct Spsa {
     late: u64,
 }
 
-/// Gains' exponents and stability constant (Spall's recommendations, as tuners of game
-/// engines use them).
+/// The gains' exponents (Spall's recommendations, as tuners of game engines use them).
 const PERTURBATION_DECAY: f64 = 0.101;
 const STEP_DECAY: f64 = 0.602;
 
@@ -303,16 +302,15 @@ impl Tuning {
             let engine_seed = |player: u64| {
                 splitmix64(self.seed ^ splitmix64(4 * k + 2 * plus_colour.index() as u64 + player))
             };
-            let mut plus = BuiltinPlayer::new(engines::create_with_params(
-                self.args.engine,
-                engine_seed(0),
-                self.params(&players[0]),
-            ));
-            let mut minus = BuiltinPlayer::new(engines::create_with_params(
-                self.args.engine,
-                engine_seed(1),
-                self.params(&players[1]),
-            ));
+            let player = |side: usize| {
+                let params = self.params(&players[side]);
+                BuiltinPlayer::new(engines::create_with_params(
+                    self.args.engine,
+                    engine_seed(side as u64),
+                    params,
+                ))
+            };
+            let (mut plus, mut minus) = (player(0), player(1));
             let (black, white, names) = match plus_colour {
                 Color::Black => (&mut plus, &mut minus, ["plus", "minus"]),
                 Color::White => (&mut minus, &mut plus, ["minus", "plus"]),
