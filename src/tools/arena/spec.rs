@@ -78,7 +78,12 @@ impl PlayerSpec {
                     .copied()
                     .unwrap_or("bot");
                 let file = program.rsplit('/').next().unwrap_or(program);
-                file.rsplit_once('.').map_or(file, |(stem, _)| stem).to_string()
+                // An extension has a letter (`bot.py`); `nogo-0.3.0`'s dots are its version's.
+                match file.rsplit_once('.') {
+                    Some((stem, ext)) if ext.bytes().any(|b| b.is_ascii_alphabetic()) => stem,
+                    _ => file,
+                }
+                .to_string()
             }
         }
     }
@@ -149,6 +154,8 @@ mod tests {
         assert_eq!(name("target/release/nogo --time 0.1"), "nogo");
         assert_eq!(name("python3 fixtures/broken-bots/crash.py"), "crash");
         assert_eq!(name("gtp:RUST_LOG=1 /opt/gnugo --mode gtp"), "gnugo");
+        assert_eq!(name("target/opponents/nogo-0.3.0 --time 1"), "nogo-0.3.0");
+        assert_eq!(name("bots/v2.1/bot.exe"), "bot");
     }
 
     #[test]
