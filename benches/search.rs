@@ -73,7 +73,7 @@ fn playouts(c: &mut Criterion) {
     for (name, moves) in [("empty_board", ""), ("middle_game", MIDDLE_GAME)] {
         let start = position(moves);
         let mut rng = fastrand::Rng::with_seed(1);
-        group.bench_function(name, |b| b.iter(|| playout(&start, &mut rng, OwnPoint::Play)));
+        group.bench_function(name, |b| b.iter(|| playout(&start, &mut rng, OwnPoint::Play, false)));
     }
     group.finish();
 }

@@ -6,7 +6,8 @@
 //! among legal moves from the empty board); at every position both colours' legal sets and the
 //! outcome of `play` on a sample of points (occupied and illegal ones included) must agree,
 //! and after every move the stones, side to move, terminal status, winner and hash. The bare
-//! [`Stones`] board's legality tests must give the same legal sets.
+//! [`Stones`] board's legality tests must give the same legal sets, and its eye points after
+//! each move the reference's.
 //!
 //! `cargo test --test rules_reference` runs 100,000 positions; the long run of 10,000,000 is
 //! `cargo test --test rules_reference -- --ignored` (the test profile is optimised).
@@ -138,6 +139,23 @@ impl Reference {
         Ok(())
     }
 
+    /// The points whose play by the colour of the stone on `(x, y)` would finish an eye next
+    /// to it, each with the eye: an empty neighbour with no stone of the other colour around
+    /// and exactly one empty neighbour of its own, the point to play.
+    fn eye_points_after(&self, x: usize, y: usize) -> Vec<(Xy, Xy)> {
+        let colour = self.board[y][x].expect("a stone");
+        let mut found = Vec::new();
+        for (ex, ey) in neighbours(x, y).filter(|&(ex, ey)| self.board[ey][ex].is_none()) {
+            let around: Vec<Option<Color>> = neighbours(ex, ey).map(|(nx, ny)| self.board[ny][nx]).collect();
+            let empty: Vec<Xy> =
+                neighbours(ex, ey).filter(|&(nx, ny)| self.board[ny][nx].is_none()).collect();
+            if !around.contains(&Some(other(colour))) && empty.len() == 1 {
+                found.push((empty[0], (ex, ey)));
+            }
+        }
+        found
+    }
+
     fn stones(&self, colour: Color) -> Bitboard {
         let mut set = Bitboard::EMPTY;
         for y in 0..SIZE {
@@ -261,6 +279,7 @@ fn differential(seed: u64, positions: u64) {
     let mut compared = 0;
     let mut game = 0;
     let mut outcomes = [0u64; 4];
+    let mut eye_points = 0;
     while compared < positions {
         game += 1;
         let mut engine = Position::new();
@@ -324,6 +343,22 @@ fn differential(seed: u64, positions: u64) {
             let (x, y) = legal[rng.usize(..legal.len())];
             assert_eq!(engine.play(point(x, y)), Ok(()), "legal move ({x}, {y}), {trace}");
             reference.play(x, y).expect("chosen among the reference's legal moves");
+            // The points that would finish an eye next to the move, and that the eye is then the
+            // mover's alone.
+            let mover = other(reference.to_move);
+            let found = reference.eye_points_after(x, y);
+            let points: Vec<Xy> = found.iter().map(|&(p, _)| p).collect();
+            let stones = Stones::of(&engine);
+            assert_eq!(stones.eye_points_after(mover, point(x, y)), set_of(&points), "eye points, {trace}");
+            for &((px, py), (ex, ey)) in &found {
+                let mut finished = reference.clone();
+                finished.board[py][px] = Some(mover);
+                assert!(
+                    finished.check(ex, ey, reference.to_move).is_err(),
+                    "an eye at ({ex}, {ey}), {trace}"
+                );
+            }
+            eye_points += found.len() as u64;
             moves.push((x, y));
         }
     }
@@ -331,8 +366,9 @@ fn differential(seed: u64, positions: u64) {
     for (count, kind) in outcomes.iter().zip(["legal", "occupied", "capture", "suicide"]) {
         assert!(*count >= positions / 100, "only {count} {kind} outcomes in {positions} positions");
     }
+    assert!(eye_points >= positions / 100, "only {eye_points} eye points in {positions} positions");
     eprintln!(
-        "{compared} positions in {game} games; play outcomes legal/occupied/capture/suicide {outcomes:?}"
+        "{compared} positions in {game} games; play outcomes legal/occupied/capture/suicide {outcomes:?}; {eye_points} eye points"
     );
 }
 

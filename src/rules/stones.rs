@@ -47,6 +47,12 @@ impl Stones {
         self.0
     }
 
+    /// Whether `p` holds a stone.
+    #[inline(always)]
+    pub fn is_occupied(&self, p: Point) -> bool {
+        (self.0[0] | self.0[1]).has(p)
+    }
+
     /// Whether `colour` may play `p`: it is empty, takes no opponent group's last liberty, and
     /// its own group keeps one.
     #[inline]
@@ -91,6 +97,59 @@ impl Stones {
         adjacent & liberties != 0
             || own_adjacent & reach_near(own_near, near_liberty) != 0
             || (own_adjacent != 0 && reaches(own, unwindow(own_adjacent, shift), all_liberties()))
+    }
+
+    /// The points that would finish an eye of `colour` next to `p`, a stone of its own: the
+    /// one empty neighbour of an empty point next to `p` whose other neighbours are all stones
+    /// of `colour`. A finished eye is a point only its owner may play (the other colour's
+    /// stone there would have no liberty, or take the last of a group around it); the
+    /// opponent spoils the eye by playing the same point first.
+    ///
+    /// ```
+    /// use nogo::rules::stones::Stones;
+    /// use nogo::{bitboard, Bitboard, Color, Point, Position};
+    /// let black = bitboard! {
+    ///     . X . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    /// };
+    /// let board = Stones::of(&Position::from_stones(black, Bitboard::EMPTY, Color::White).unwrap());
+    /// // Black at A2 would make A1 an eye.
+    /// assert_eq!(board.eye_points_after(Color::Black, Point::from_xy(1, 0).unwrap()), bitboard! {
+    ///     . . . . . . . . .
+    ///     X . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    ///     . . . . . . . . .
+    /// });
+    /// ```
+    #[inline(always)]
+    pub fn eye_points_after(&self, colour: Color, p: Point) -> Bitboard {
+        let (own, theirs) = (self.0[colour.index()], self.0[1 - colour.index()]);
+        let Window { shift, adjacent, .. } = WINDOWS[p.index()];
+        let (own_near, theirs_near) = (window(own, shift), window(theirs, shift));
+        let empty = !(own_near | theirs_near) & WINDOW_FULL;
+        let candidates = adjacent & empty & !spread_near(theirs_near);
+        if candidates == 0 {
+            return Bitboard::EMPTY;
+        }
+        // The empty points with exactly one empty neighbour, counted a direction at a time.
+        let (mut ones, mut twos) = (0, 0);
+        for next in [empty << 1, empty >> 1, empty << STRIDE, empty >> STRIDE] {
+            twos |= ones & next;
+            ones |= next;
+        }
+        unwindow(spread_near(candidates & ones & !twos) & empty, shift)
     }
 
     /// Places a stone of `colour` on `p`, which must be legal for it.

@@ -4,7 +4,8 @@
 //! while a reserve stays available, and the side that runs out of moves first loses, so a
 //! playout's result counts who has reserves left. A drawn point that has since become the side
 //! to move's alone is played at once ([`OwnPoint::Play`], HaHaNoGo's policy) or kept as its
-//! reserve ([`OwnPoint::Keep`]).
+//! reserve ([`OwnPoint::Keep`]). With eyes ([`Params::playout_eyes`]), the side to move first
+//! spoils an eye that the last move threatens to finish next to it ([`Stones::eye_points_after`]).
 //!
 //! The legal sets at the start come in closed form from [`Position::legal_both`]; the moves
 //! are tested and played on the bare [`Stones`] (their speed: `docs/performance.md`).
@@ -66,19 +67,23 @@ impl OwnPoint {
 /// ```
 /// use nogo::search::playout::{playout, OwnPoint};
 /// use nogo::Position;
-/// let outcome = playout(&Position::new(), &mut fastrand::Rng::with_seed(1), OwnPoint::Play);
+/// let outcome = playout(&Position::new(), &mut fastrand::Rng::with_seed(1), OwnPoint::Play, false);
 /// let [black, white] = outcome.stones;
 /// let end = Position::from_stones(black, white, !outcome.winner).unwrap();
 /// assert!(end.is_terminal());
 /// ```
 #[inline]
-pub fn playout(position: &Position, rng: &mut fastrand::Rng, own: OwnPoint) -> Outcome {
-    play_out(position, rng, own, |_| {})
+pub fn playout(position: &Position, rng: &mut fastrand::Rng, own: OwnPoint, eyes: bool) -> Outcome {
+    if eyes {
+        play_out::<true>(position, rng, own, |_| {})
+    } else {
+        play_out::<false>(position, rng, own, |_| {})
+    }
 }
 
 /// [`playout`], calling `on_move` with each move before it is played (the tests follow it).
 #[inline(always)]
-fn play_out(
+fn play_out<const EYES: bool>(
     position: &Position,
     rng: &mut fastrand::Rng,
     own: OwnPoint,
@@ -104,8 +109,25 @@ fn play_out(
     // for a side leaves its set at once. The list is read from its end, as the shuffle that
     // filled it from its end was: any fixed order of a random permutation is as random, and
     // this one keeps the playouts (and the bench signature) of that version.
-    for &index in contested[..count].iter().rev() {
-        let p = Point::from_index_unchecked(index);
+    // With `EYES`, the points where the last move threatens to finish an eye next to it: the
+    // side to move spoils the threat first (finishing its own instead lost: evidence in
+    // docs/strength-log.md#playout_eyes).
+    let mut threats = Bitboard::EMPTY;
+    let mut next = count;
+    while next > 0 {
+        let threat = if EYES { (threats & legal[0] & legal[1]).iter().next() } else { None };
+        let p = match threat {
+            Some(p) => p,
+            None => {
+                next -= 1;
+                let p = Point::from_index_unchecked(contested[next]);
+                // Played already to spoil a threat.
+                if EYES && board.is_occupied(p) {
+                    continue;
+                }
+                p
+            }
+        };
         if !board.is_legal_empty(side, p) {
             // Illegal for the side now, so for good: not to be drawn again as a reserve.
             legal[side.index()] -= Bitboard::from(p);
@@ -114,6 +136,9 @@ fn play_out(
         } else {
             on_move(p);
             board.place(side, p);
+            if EYES {
+                threats = board.eye_points_after(side, p);
+            }
             side = !side;
         }
     }
@@ -181,7 +206,7 @@ mod tests {
             // The moves are followed on a position, whose legal sets the policy is checked by.
             let mut end = start.clone();
             let mut reserve_moves = [Bitboard::EMPTY; 2];
-            let outcome = play_out(&start, &mut rng, OwnPoint::Keep, |p| {
+            let outcome = play_out::<false>(&start, &mut rng, OwnPoint::Keep, |p| {
                 let side = end.to_move().index();
                 let legal = end.legal_both();
                 let contested = legal[0] & legal[1];
@@ -210,6 +235,34 @@ mod tests {
     }
 
     #[test]
+    fn with_eyes_a_playout_spoils_the_eye_the_last_move_threatens() {
+        let mut rng = fastrand::Rng::with_seed(9);
+        let mut spoiled = 0;
+        for start in positions(5, 30, 7) {
+            let [black, white] = start.legal_both();
+            let contested_at_start = black & white;
+            let mut end = start.clone();
+            let mut threats = Bitboard::EMPTY;
+            let outcome = play_out::<true>(&start, &mut rng, OwnPoint::Play, |p| {
+                let side = end.to_move();
+                let [black, white] = end.legal_both();
+                assert!([black, white][side.index()].has(p), "{p} is legal");
+                // A threat point both sides may still play is still in the contested list.
+                if !(threats & contested_at_start & black & white).is_empty() {
+                    assert!(threats.has(p), "{p} leaves the threats {threats:?} open");
+                    spoiled += 1;
+                }
+                end.play_unchecked(p);
+                threats = Stones::of(&end).eye_points_after(side, p);
+            });
+            assert!(end.is_terminal());
+            assert_eq!(outcome.winner, !end.to_move());
+            assert_eq!(outcome.stones, [end.stones(Color::Black), end.stones(Color::White)]);
+        }
+        assert!(spoiled > 100, "only {spoiled} threats spoiled");
+    }
+
+    #[test]
     fn taking_own_plays_once_contested_points_the_opponent_lost_before_reserves() {
         let mut rng = fastrand::Rng::with_seed(6);
         let mut taken_own = 0;
@@ -217,7 +270,7 @@ mod tests {
             let [black, white] = start.legal_both();
             let contested_at_start = black & white;
             let mut end = start.clone();
-            let outcome = play_out(&start, &mut rng, OwnPoint::Play, |p| {
+            let outcome = play_out::<false>(&start, &mut rng, OwnPoint::Play, |p| {
                 let side = end.to_move().index();
                 let legal = end.legal_both();
                 let contested = legal[0] & legal[1];
@@ -243,7 +296,7 @@ mod tests {
         let draws = 81 * 400;
         for _ in 0..draws {
             let mut first = None;
-            play_out(&Position::new(), &mut rng, OwnPoint::Keep, |p| {
+            play_out::<false>(&Position::new(), &mut rng, OwnPoint::Keep, |p| {
                 first.get_or_insert(p);
             });
             counts[first.unwrap().index()] += 1;
@@ -259,7 +312,7 @@ mod tests {
         let eyes = crate::rules::test_support::white_checkerboard();
         let mut rng = fastrand::Rng::with_seed(1);
         let black_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::Black).unwrap();
-        let outcome = playout(&black_to_move, &mut rng, OwnPoint::Keep);
+        let outcome = playout(&black_to_move, &mut rng, OwnPoint::Keep, false);
         let nothing = [Bitboard::EMPTY; 2];
         assert_eq!(
             outcome,
@@ -267,7 +320,7 @@ mod tests {
         );
         // White fills one of its eyes (a reserve) and black still has no move.
         let white_to_move = Position::from_stones(Bitboard::EMPTY, eyes, Color::White).unwrap();
-        let outcome = playout(&white_to_move, &mut rng, OwnPoint::Keep);
+        let outcome = playout(&white_to_move, &mut rng, OwnPoint::Keep, false);
         assert_eq!(outcome.winner, Color::White);
         assert_eq!(outcome.stones[1].count(), eyes.count() + 1);
         assert!(eyes.is_subset(outcome.stones[1]));

@@ -176,7 +176,8 @@ pub fn run_playouts(count: u64, params: Params, out: &mut impl Write) -> io::Res
     let mut black_wins = 0u64;
     let started = Instant::now();
     for _ in 0..count {
-        black_wins += (playout(&empty, &mut rng, own).winner == Color::Black) as u64;
+        black_wins +=
+            (playout(&empty, &mut rng, own, params.playout_eyes == 1).winner == Color::Black) as u64;
     }
     let seconds = started.elapsed().as_secs_f64();
     writeln!(out, "playouts {count} from the empty board, black won {black_wins}")?;

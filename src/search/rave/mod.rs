@@ -138,7 +138,8 @@ impl Worker {
             // A proven node's result needs no playout; its stones are those on the board.
             Proof::Unknown => {
                 let clock = leaf_clock.start();
-                let outcome = playout(position, rng, OwnPoint::of(context.params));
+                let outcome =
+                    playout(position, rng, OwnPoint::of(context.params), context.params.playout_eyes == 1);
                 leaf_clock.stop(clock);
                 outcome
             }
