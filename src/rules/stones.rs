@@ -57,7 +57,7 @@ impl Stones {
     /// its own group keeps one.
     #[inline]
     pub fn is_legal(&self, colour: Color, p: Point) -> bool {
-        !(self.0[0] | self.0[1]).has(p) && self.is_legal_empty(colour, p)
+        !self.is_occupied(p) && self.is_legal_empty(colour, p)
     }
 
     /// [`Stones::is_legal`] for a point known to be empty (a playout's drawn points).

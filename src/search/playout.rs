@@ -197,6 +197,13 @@ mod tests {
         found
     }
 
+    /// That `outcome` is the end of the game followed move by move to `end`.
+    fn assert_ends_at(outcome: &Outcome, end: &Position) {
+        assert!(end.is_terminal());
+        assert_eq!(outcome.winner, !end.to_move());
+        assert_eq!(outcome.stones, [end.stones(Color::Black), end.stones(Color::White)]);
+    }
+
     #[test]
     fn playouts_are_legal_take_contested_points_first_and_end_lost_for_the_side_without_moves() {
         let mut rng = fastrand::Rng::with_seed(5);
@@ -222,9 +229,7 @@ mod tests {
                 }
                 end.play_unchecked(p);
             });
-            assert!(end.is_terminal());
-            assert_eq!(outcome.winner, !end.to_move());
-            assert_eq!(outcome.stones, [end.stones(Color::Black), end.stones(Color::White)]);
+            assert_ends_at(&outcome, &end);
             assert!(start.stones(Color::Black).is_subset(outcome.stones[0]));
             assert_eq!(
                 outcome.reserves, reserve_moves,
@@ -255,9 +260,7 @@ mod tests {
                 end.play_unchecked(p);
                 threats = Stones::of(&end).eye_points_after(side, p);
             });
-            assert!(end.is_terminal());
-            assert_eq!(outcome.winner, !end.to_move());
-            assert_eq!(outcome.stones, [end.stones(Color::Black), end.stones(Color::White)]);
+            assert_ends_at(&outcome, &end);
         }
         assert!(spoiled > 100, "only {spoiled} threats spoiled");
     }
@@ -281,9 +284,7 @@ mod tests {
                 }
                 end.play_unchecked(p);
             });
-            assert!(end.is_terminal());
-            assert_eq!(outcome.winner, !end.to_move());
-            assert_eq!(outcome.stones, [end.stones(Color::Black), end.stones(Color::White)]);
+            assert_ends_at(&outcome, &end);
         }
         assert!(taken_own > 50, "only {taken_own} once-contested points taken by their only player");
     }
