@@ -74,6 +74,8 @@ fn playouts(c: &mut Criterion) {
         let start = position(moves);
         let mut rng = fastrand::Rng::with_seed(1);
         group.bench_function(name, |b| b.iter(|| playout(&start, &mut rng, OwnPoint::Play, false)));
+        let eyes = format!("{name}/eyes");
+        group.bench_function(eyes, |b| b.iter(|| playout(&start, &mut rng, OwnPoint::Play, true)));
     }
     group.finish();
 }

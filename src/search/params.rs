@@ -138,8 +138,8 @@ tunables! {
         "Whether the moves a playout makes once nothing is contested count as all moves as first (1) or not (0).";
     playout_take_own: u32 = 1, 0..=1,
         "Whether a playout plays a drawn once-contested point that only its side to move may still play (1) or keeps it as a reserve (0).";
-    playout_eyes: u32 = 0, 0..=1,
-        "Whether a playout's side to move, while points are contested, first spoils an eye the last move threatens to finish next to it (1) or draws every move (0).";
+    playout_eyes_ms: u32 = 300, 0..=86_400_000,
+        "A search given less than this many milliseconds plays out spoiling first, while points are contested, an eye the last move threatens to finish next to the side to move (0: never; a search without a clock never does).";
     rave_eval_weight: f32 = 0.5, 0.0..=1.0,
         "The playout search's prior mean of a new node: 0.5 plus this times the evaluation of its position less 0.5.";
     rave_solve_points: u32 = 0, 0..=22,

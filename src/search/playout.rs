@@ -4,8 +4,9 @@
 //! while a reserve stays available, and the side that runs out of moves first loses, so a
 //! playout's result counts who has reserves left. A drawn point that has since become the side
 //! to move's alone is played at once ([`OwnPoint::Play`], HaHaNoGo's policy) or kept as its
-//! reserve ([`OwnPoint::Keep`]). With eyes ([`Params::playout_eyes`]), the side to move first
-//! spoils an eye that the last move threatens to finish next to it ([`Stones::eye_points_after`]).
+//! reserve ([`OwnPoint::Keep`]). With eyes, in a search short of time ([`spoils_eyes`]), the side
+//! to move first spoils an eye that the last move threatens to finish next to it
+//! ([`Stones::eye_points_after`]).
 //!
 //! The legal sets at the start come in closed form from [`Position::legal_both`]; the moves
 //! are tested and played on the bare [`Stones`] (their speed: `docs/performance.md`).
@@ -14,6 +15,7 @@ use crate::rules::point::MAX_MOVES;
 use crate::rules::stones::Stones;
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::params::Params;
+use std::time::Duration;
 
 /// The end of a playout: who won, and each colour's stones on the final board (every point a
 /// colour played, since NoGo removes no stones: the all-moves-as-first statistics read them).
@@ -48,6 +50,13 @@ impl OwnPoint {
             OwnPoint::Keep
         }
     }
+}
+
+/// Whether the playouts of a search with `time` to run (`None`: no clock) spoil eyes: when it
+/// has less than [`Params::playout_eyes_ms`], as they win at short times only (evidence:
+/// docs/strength-log.md#playout_eyes_ms).
+pub fn spoils_eyes(params: &Params, time: Option<Duration>) -> bool {
+    time.is_some_and(|time| time < Duration::from_millis(params.playout_eyes_ms.into()))
 }
 
 /// Plays `position` out to the end by the policy above and returns the outcome.
@@ -111,7 +120,7 @@ fn play_out<const EYES: bool>(
     // this one keeps the playouts (and the bench signature) of that version.
     // With `EYES`, the points where the last move threatens to finish an eye next to it: the
     // side to move spoils the threat first (finishing its own instead lost: evidence in
-    // docs/strength-log.md#playout_eyes).
+    // docs/strength-log.md#playout_eyes_ms).
     let mut threats = Bitboard::EMPTY;
     let mut next = count;
     while next > 0 {
@@ -182,6 +191,17 @@ fn list(set: Bitboard, list: &mut [u8; MAX_MOVES]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eyes_are_spoiled_with_less_time_than_the_threshold_and_a_clock() {
+        let params = Params::default();
+        let threshold = Duration::from_millis(params.playout_eyes_ms.into());
+        assert!(spoils_eyes(&params, Some(threshold - Duration::from_millis(1))));
+        assert!(!spoils_eyes(&params, Some(threshold)));
+        assert!(!spoils_eyes(&params, None), "no clock");
+        let never = Params { playout_eyes_ms: 0, ..params };
+        assert!(!spoils_eyes(&never, Some(Duration::ZERO)));
+    }
 
     /// Positions along random games, every `step` moves.
     fn positions(seed: u64, games: usize, step: usize) -> Vec<Position> {

@@ -26,11 +26,12 @@ use crate::search::endgame::Solver;
 use crate::search::engine::{Budget, Proof};
 use crate::search::eval::ValueTable;
 use crate::search::params::Params;
-use crate::search::playout::{playout, Outcome, OwnPoint};
+use crate::search::playout::{playout, spoils_eyes, Outcome, OwnPoint};
 use crate::search::tree::{NodeId, Nodes, Stats};
 use crate::search::walk::Walk;
 use backup::Step;
 pub use node::RaveStats;
+use std::time::Instant;
 
 /// The playout search.
 pub struct Rave {
@@ -39,13 +40,24 @@ pub struct Rave {
     values: ValueTable,
     /// The descent of this thread's simulations, made as a search starts.
     worker: Option<Box<Worker>>,
+    /// Whether this search's playouts spoil eyes ([`spoils_eyes`]), set as it starts to run.
+    eyes: bool,
 }
 
-/// What a simulation reads besides the tree: the search's parameters and value table.
+/// What a simulation reads besides the tree: the search's parameters, value table and
+/// playout policy.
 #[derive(Clone, Copy)]
 struct Context<'a> {
     params: &'a Params,
     values: &'a ValueTable,
+    own: OwnPoint,
+    eyes: bool,
+}
+
+impl<'a> Context<'a> {
+    fn new(params: &'a Params, values: &'a ValueTable, eyes: bool) -> Context<'a> {
+        Context { params, values, own: OwnPoint::of(params), eyes }
+    }
 }
 
 /// What each thread of a search keeps: the nodes of its current descent and the positions
@@ -60,7 +72,7 @@ struct Worker {
 impl Rave {
     /// A search with `params`, its random choices drawn from `seed`.
     pub fn new(params: Params, seed: u64) -> Rave {
-        Rave { values: ValueTable::new(&params), core: Core::new(params, seed), worker: None }
+        Rave { values: ValueTable::new(&params), core: Core::new(params, seed), worker: None, eyes: false }
     }
 }
 
@@ -138,8 +150,7 @@ impl Worker {
             // A proven node's result needs no playout; its stones are those on the board.
             Proof::Unknown => {
                 let clock = leaf_clock.start();
-                let outcome =
-                    playout(position, rng, OwnPoint::of(context.params), context.params.playout_eyes == 1);
+                let outcome = playout(position, rng, context.own, context.eyes);
                 leaf_clock.stop(clock);
                 outcome
             }
@@ -178,12 +189,14 @@ impl Simulate for Rave {
     fn simulate(&mut self, root: &Position) {
         let worker = self.worker.as_mut().expect("a worker from the start of the search");
         let Core { params, tree, solver, rng, leaf_clock } = &mut self.core;
-        let context = Context { params, values: &self.values };
+        let context = Context::new(params, &self.values, self.eyes);
         worker.simulate(tree, context, rng, leaf_clock, |p| solve(params, solver, p), root);
     }
 
     /// On [`Params::threads`] threads when more than one (`threads`).
     fn run(&mut self, position: &Position, budget: &Budget) -> u64 {
+        let time = budget.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+        self.eyes = spoils_eyes(&self.core.params, time);
         if self.core.params.threads > 1 {
             threads::run(self, position, budget)
         } else {

@@ -7,6 +7,7 @@ use crate::search::endgame::{self, Solver};
 use crate::search::engine::{Budget, Engine};
 use crate::search::eval;
 use crate::search::tree::Tree;
+use std::time::Duration;
 
 fn tree(search: &Rave) -> &Tree<RaveStats> {
     &search.core.tree
@@ -31,6 +32,21 @@ fn fixed_simulations_are_reproducible_legal_and_spread_over_the_root() {
     assert_eq!(most.0, a.best, "the most simulated move is played");
     let b = Rave::new(small(), 3).think(&position, &Budget::nodes(4000));
     assert_eq!((b.best, b.pv, b.win_rate), (a.best, a.pv, a.win_rate), "the same seed, the same search");
+}
+
+#[test]
+fn playouts_spoil_eyes_only_in_a_search_short_of_time() {
+    let position = play_out(&[(4, 4), (2, 2)]);
+    let mut search = Rave::new(small(), 1);
+    let short = Duration::from_millis(small().playout_eyes_ms.into()) / 2;
+    let shortly = Budget { nodes: Some(500), ..Budget::until(Instant::now() + short) };
+    search.think(&position, &shortly);
+    assert!(search.eyes);
+    search.think(&position, &Budget { nodes: Some(500), ..Budget::until(Instant::now() + 10 * short) });
+    assert!(!search.eyes, "time enough");
+    search.think(&position, &shortly);
+    search.think(&position, &Budget::nodes(500));
+    assert!(!search.eyes, "no clock");
 }
 
 #[test]
@@ -109,7 +125,7 @@ fn new_nodes_start_from_the_evaluation_of_their_position() {
     let mut search = Rave::new(params, 0);
     search.core.tree.set_root(&position);
     let moves = position.legal_moves();
-    let context = Context { params: &params, values: &search.values };
+    let context = Context::new(&params, &search.values, false);
     assert!(expand::expand(&mut search.core.tree, context, NodeId::ROOT, &position, moves, 0));
     let mut priors = Vec::new();
     for p in moves.iter() {
@@ -134,7 +150,7 @@ fn near_the_root_the_value_network_corrects_the_evaluations_prior() {
     let priors = |params: &Params, depth: usize| {
         let mut search = Rave::new(*params, 0);
         search.core.tree.set_root(&position);
-        let context = Context { params, values: &search.values };
+        let context = Context::new(params, &search.values, false);
         let moves = position.legal_moves();
         assert!(expand::expand(&mut search.core.tree, context, NodeId::ROOT, &position, moves, depth));
         let tree = tree(&search);

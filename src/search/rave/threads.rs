@@ -42,7 +42,7 @@ pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u6
     let Core { params, tree, solver, rng, leaf_clock } = &mut search.core;
     let seeds: Vec<u64> = (0..params.threads).map(|_| rng.u64(..)).collect();
     let shared = Search {
-        context: Context { params, values: &search.values },
+        context: Context::new(params, &search.values, search.eyes),
         root: position,
         budget,
         taken: Padded(AtomicU64::new(0)),
