@@ -39,12 +39,13 @@ fn playouts_spoil_eyes_only_in_a_search_short_of_time() {
     let position = play_out(&[(4, 4), (2, 2)]);
     let mut search = Rave::new(small(), 1);
     let short = Duration::from_millis(small().playout_eyes_ms.into()) / 2;
-    let shortly = Budget { nodes: Some(500), ..Budget::until(Instant::now() + short) };
-    search.think(&position, &shortly);
+    // 500 simulations end each search long before its deadline.
+    let within = |time| Budget { nodes: Some(500), ..Budget::until(Instant::now() + time) };
+    search.think(&position, &within(short));
     assert!(search.eyes);
-    search.think(&position, &Budget { nodes: Some(500), ..Budget::until(Instant::now() + 10 * short) });
+    search.think(&position, &within(100 * short));
     assert!(!search.eyes, "time enough");
-    search.think(&position, &shortly);
+    search.think(&position, &within(short));
     search.think(&position, &Budget::nodes(500));
     assert!(!search.eyes, "no clock");
 }
