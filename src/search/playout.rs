@@ -83,24 +83,45 @@ pub fn spoils_eyes(params: &Params, time: Option<Duration>) -> bool {
 /// ```
 #[inline]
 pub fn playout(position: &Position, rng: &mut fastrand::Rng, own: OwnPoint, eyes: bool) -> Outcome {
-    if eyes {
-        play_out::<true>(position, rng, own, |_| {})
-    } else {
-        play_out::<false>(position, rng, own, |_| {})
+    Start::of(position).play_out(rng, own, eyes)
+}
+
+/// What a playout reads of its position: the stones, each colour's legal points and the side
+/// to move; small enough to hand to another thread ([`crate::search::params::Params::threads`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Start {
+    board: Stones,
+    legal: [Bitboard; 2],
+    side: Color,
+}
+
+impl Start {
+    /// The start of a playout from `position`.
+    #[inline]
+    pub fn of(position: &Position) -> Start {
+        Start { board: Stones::of(position), legal: position.legal_both(), side: position.to_move() }
+    }
+
+    /// [`playout`] from this start.
+    #[inline]
+    pub fn play_out(self, rng: &mut fastrand::Rng, own: OwnPoint, eyes: bool) -> Outcome {
+        if eyes {
+            play_out::<true>(self, rng, own, |_| {})
+        } else {
+            play_out::<false>(self, rng, own, |_| {})
+        }
     }
 }
 
 /// [`playout`], calling `on_move` with each move before it is played (the tests follow it).
 #[inline(always)]
 fn play_out<const EYES: bool>(
-    position: &Position,
+    start: Start,
     rng: &mut fastrand::Rng,
     own: OwnPoint,
     mut on_move: impl FnMut(Point),
 ) -> Outcome {
-    let mut legal = position.legal_both();
-    let mut board = Stones::of(position);
-    let mut side = position.to_move();
+    let Start { mut board, mut legal, mut side } = start;
     // The contested points in a list, in the order they are drawn: every drawn point leaves
     // the list whether it is played or not, so the draws do not depend on the tests, and
     // drawing them first keeps the random numbers off the tests' path. Shuffled as listed
@@ -233,7 +254,7 @@ mod tests {
             // The moves are followed on a position, whose legal sets the policy is checked by.
             let mut end = start.clone();
             let mut reserve_moves = [Bitboard::EMPTY; 2];
-            let outcome = play_out::<false>(&start, &mut rng, OwnPoint::Keep, |p| {
+            let outcome = play_out::<false>(Start::of(&start), &mut rng, OwnPoint::Keep, |p| {
                 let side = end.to_move().index();
                 let legal = end.legal_both();
                 let contested = legal[0] & legal[1];
@@ -268,7 +289,7 @@ mod tests {
             let contested_at_start = black & white;
             let mut end = start.clone();
             let mut threats = Bitboard::EMPTY;
-            let outcome = play_out::<true>(&start, &mut rng, OwnPoint::Play, |p| {
+            let outcome = play_out::<true>(Start::of(&start), &mut rng, OwnPoint::Play, |p| {
                 let side = end.to_move();
                 let [black, white] = end.legal_both();
                 assert!([black, white][side.index()].has(p), "{p} is legal");
@@ -293,7 +314,7 @@ mod tests {
             let [black, white] = start.legal_both();
             let contested_at_start = black & white;
             let mut end = start.clone();
-            let outcome = play_out::<false>(&start, &mut rng, OwnPoint::Play, |p| {
+            let outcome = play_out::<false>(Start::of(&start), &mut rng, OwnPoint::Play, |p| {
                 let side = end.to_move().index();
                 let legal = end.legal_both();
                 let contested = legal[0] & legal[1];
@@ -317,7 +338,7 @@ mod tests {
         let draws = 81 * 400;
         for _ in 0..draws {
             let mut first = None;
-            play_out::<false>(&Position::new(), &mut rng, OwnPoint::Keep, |p| {
+            play_out::<false>(Start::of(&Position::new()), &mut rng, OwnPoint::Keep, |p| {
                 first.get_or_insert(p);
             });
             counts[first.unwrap().index()] += 1;

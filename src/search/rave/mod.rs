@@ -9,11 +9,12 @@
 //! The tree, the think loop and the reading of the result are the shared
 //! [`crate::search::tree`], [`crate::search::driver`] and [`crate::search::analysis`]; this
 //! module holds the node (`node`) and the policy, written once for one thread or several
-//! (`threads`) over [`Nodes`].
+//! (`threads`) over [`Nodes`]; two threads run it as a pipeline instead (`pipeline`).
 
 mod backup;
 mod expand;
 mod node;
+mod pipeline;
 mod proofs;
 mod select;
 mod threads;
@@ -26,7 +27,7 @@ use crate::search::endgame::Solver;
 use crate::search::engine::{Budget, Proof};
 use crate::search::eval::ValueTable;
 use crate::search::params::Params;
-use crate::search::playout::{playout, spoils_eyes, Outcome, OwnPoint};
+use crate::search::playout::{spoils_eyes, Outcome, OwnPoint, Start};
 use crate::search::tree::{NodeId, Nodes, Stats};
 use crate::search::walk::Walk;
 use backup::Step;
@@ -136,6 +137,26 @@ impl Worker {
         solve: impl FnOnce(&Position) -> Option<Proof>,
         root: &Position,
     ) {
+        let outcome = match self.reach_leaf(tree, context, solve) {
+            Leaf::Known(outcome) => outcome,
+            Leaf::Open(start) => {
+                let clock = leaf_clock.start();
+                let outcome = start.play_out(rng, context.own, context.eyes);
+                leaf_clock.stop(clock);
+                outcome
+            }
+        };
+        back_up(tree, context, &self.path, root.to_move(), &outcome);
+    }
+
+    /// Descends to a leaf (`self.path`), proving it by `solve` when a small endgame: its
+    /// outcome when proven, otherwise the start of its playout.
+    fn reach_leaf(
+        &mut self,
+        tree: &mut impl Nodes<RaveStats>,
+        context: Context,
+        solve: impl FnOnce(&Position) -> Option<Proof>,
+    ) -> Leaf {
         self.descend(tree, context);
         let leaf = self.path.last().expect("a descent holds the root").id;
         let position = self.walk.at(self.path.len() - 1).0;
@@ -146,28 +167,39 @@ impl Worker {
                 proofs::prove_up(tree, &self.path);
             }
         }
-        let outcome = match tree.proof(leaf) {
+        match tree.proof(leaf) {
+            Proof::Unknown => Leaf::Open(Start::of(position)),
             // A proven node's result needs no playout; its stones are those on the board.
-            Proof::Unknown => {
-                let clock = leaf_clock.start();
-                let outcome = playout(position, rng, context.own, context.eyes);
-                leaf_clock.stop(clock);
-                outcome
-            }
             proof => {
                 let mover = !position.to_move();
                 let winner = if proof == Proof::Win { mover } else { !mover };
                 let stones = [position.stones(Color::Black), position.stones(Color::White)];
-                Outcome { winner, stones, reserves: [Bitboard::EMPTY; 2] }
+                Leaf::Known(Outcome { winner, stones, reserves: [Bitboard::EMPTY; 2] })
             }
-        };
-        let amaf = if context.params.rave_amaf_reserves == 0 {
-            [outcome.stones[0] - outcome.reserves[0], outcome.stones[1] - outcome.reserves[1]]
-        } else {
-            outcome.stones
-        };
-        backup::backup(tree, &self.path, root.to_move(), outcome.winner, amaf);
+        }
     }
+}
+
+/// Where a descent ended: a proven leaf's outcome, or the start of the leaf's playout.
+enum Leaf {
+    Known(Outcome),
+    Open(Start),
+}
+
+/// Counts `outcome` along `path`, a descent from a root whose side to move is `to_move`.
+fn back_up(
+    tree: &mut impl Nodes<RaveStats>,
+    context: Context,
+    path: &[Step],
+    to_move: Color,
+    outcome: &Outcome,
+) {
+    let amaf = if context.params.rave_amaf_reserves == 0 {
+        [outcome.stones[0] - outcome.reserves[0], outcome.stones[1] - outcome.reserves[1]]
+    } else {
+        outcome.stones
+    };
+    backup::backup(tree, path, to_move, outcome.winner, amaf);
 }
 
 impl Simulate for Rave {
@@ -193,14 +225,15 @@ impl Simulate for Rave {
         worker.simulate(tree, context, rng, leaf_clock, |p| solve(params, solver, p), root);
     }
 
-    /// On [`Params::threads`] threads when more than one (`threads`).
+    /// On [`Params::threads`] threads: two as a pipeline (`pipeline`), more on one shared
+    /// tree (`threads`).
     fn run(&mut self, position: &Position, budget: &Budget) -> u64 {
         let time = budget.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
         self.eyes = spoils_eyes(&self.core.params, time);
-        if self.core.params.threads > 1 {
-            threads::run(self, position, budget)
-        } else {
-            driver::run_serial(self, position, budget)
+        match self.core.params.threads {
+            1 => driver::run_serial(self, position, budget),
+            2 => pipeline::run(self, position, budget),
+            _ => threads::run(self, position, budget),
         }
     }
 }

@@ -288,29 +288,37 @@ fn threads_grow_one_sound_tree_and_every_simulation_is_counted() {
 
 #[test]
 fn threads_prove_small_endgames_with_the_solvers_verdict() {
-    let mut proven = 0;
-    for position in random_positions(9, |p| (10..=16).contains(&p.live_points())) {
-        let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
-        // The solver at the leaves too, which the threads share.
-        let params = Params { threads: 3, rave_solve_points: 10, endgame_points: 0, ..small() };
-        let mut search = Rave::new(params, 0);
-        let report = search.think(&position, &Budget::nodes(30_000));
-        if report.proof.is_known() {
-            assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
-            proven += 1;
+    // Two threads as a pipeline, three on the shared tree.
+    for threads in [2, 3] {
+        let mut proven = 0;
+        for position in random_positions(9, |p| (10..=16).contains(&p.live_points())) {
+            let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
+            // The solver at the leaves too, which the threads share.
+            let params = Params { threads, rave_solve_points: 10, endgame_points: 0, ..small() };
+            let mut search = Rave::new(params, 0);
+            let report = search.think(&position, &Budget::nodes(30_000));
+            if report.proof.is_known() {
+                assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
+                proven += 1;
+            }
+            check_tree(&search, &position);
         }
-        check_tree(&search, &position);
+        assert!(proven >= 10, "only {proven} of 20 proven on {threads} threads");
     }
-    assert!(proven >= 10, "only {proven} of 20 proven");
 }
 
 #[test]
 fn threads_fill_a_small_tree_and_search_on() {
     let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
-    let mut search = Rave::new(Params { threads: 4, memory_bytes: 0, ..small() }, 5);
-    let report = search.think(&position, &Budget::nodes(60_000));
-    assert_eq!(report.iterations, 60_000);
-    let tree = tree(&search);
-    assert!(tree.len() <= tree.capacity() && tree.len() + 81 > tree.capacity(), "full");
-    check_tree(&search, &position);
+    for threads in [2, 4] {
+        let mut search = Rave::new(Params { threads, memory_bytes: 0, ..small() }, 5);
+        let report = search.think(&position, &Budget::nodes(60_000));
+        assert_eq!(report.iterations, 60_000);
+        let tree = tree(&search);
+        assert!(
+            tree.len() <= tree.capacity() && tree.len() + 81 > tree.capacity(),
+            "full on {threads} threads"
+        );
+        check_tree(&search, &position);
+    }
 }

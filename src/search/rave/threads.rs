@@ -1,4 +1,4 @@
-//! The playout search on several threads ([`crate::search::params::Params::threads`]): each runs simulations on the
+//! The playout search on three threads or more ([`crate::search::params::Params::threads`]): each runs simulations on the
 //! one [`Shared`] tree, with its own descent, positions and random numbers, until the budget
 //! ends or the root is proven. The endgame solver of small leaves (`rave_solve_points`) is
 //! one for all: a thread that finds it busy plays its leaf out.
