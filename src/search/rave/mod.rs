@@ -1,9 +1,9 @@
 //! Monte Carlo tree search with random playouts and RAVE, the method of the strongest NoGo
 //! programs known (HappyNoGo, HaHaNoGo): each simulation descends the tree by
 //! `select::best_child`, expands a leaf visited often enough (`expand`), plays the game
-//! out by the NoGo-aware policy of [`playout`], and counts the result for every node of the
-//! descent and, as all moves as first, for the children whose move was played later
-//! (`backup::backup`). Positions proven (a side without a move) climb the tree as in
+//! out by the NoGo-aware policy of [`crate::search::playout`], and counts the result for
+//! every node of the descent and, as all moves as first, for the children whose move was
+//! played later (`backup::backup`). Positions proven (a side without a move) climb the tree as in
 //! MCTS-Solver (`proofs`).
 //!
 //! The tree, the think loop and the reading of the result are the shared
