@@ -139,12 +139,7 @@ impl Worker {
     ) {
         let outcome = match self.reach_leaf(tree, context, solve) {
             Leaf::Known(outcome) => outcome,
-            Leaf::Open(start) => {
-                let clock = leaf_clock.start();
-                let outcome = start.play_out(rng, context.own, context.eyes);
-                leaf_clock.stop(clock);
-                outcome
-            }
+            Leaf::Open(start) => play_out(start, context, rng, leaf_clock),
         };
         back_up(tree, context, &self.path, root.to_move(), &outcome);
     }
@@ -184,6 +179,15 @@ impl Worker {
 enum Leaf {
     Known(Outcome),
     Open(Start),
+}
+
+/// The playout from `start` by the search's policy, its time sampled by `leaf_clock`.
+#[inline]
+fn play_out(start: Start, context: Context, rng: &mut fastrand::Rng, leaf_clock: &mut LeafClock) -> Outcome {
+    let clock = leaf_clock.start();
+    let outcome = start.play_out(rng, context.own, context.eyes);
+    leaf_clock.stop(clock);
+    outcome
 }
 
 /// Counts `outcome` along `path`, a descent from a root whose side to move is `to_move`.

@@ -6,9 +6,9 @@
 //! virtual loss that draws the next descents elsewhere.
 
 use super::backup::Step;
-use super::{back_up, solve, Context, Leaf, Rave, RaveStats, Worker};
+use super::{back_up, play_out, solve, Context, Leaf, Rave, RaveStats, Worker};
 use crate::rules::Position;
-use crate::search::driver::{Core, LeafClock};
+use crate::search::driver::Core;
 use crate::search::engine::Budget;
 use crate::search::playout::{Outcome, Start};
 use crate::search::time::CLOCK_INTERVAL;
@@ -38,17 +38,9 @@ pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u6
     let Core { params, tree, solver, rng, leaf_clock } = &mut search.core;
     let seed = rng.u64(..);
     let context = Context::new(params, &search.values, search.eyes);
-    let (own, eyes) = (context.own, context.eyes);
     let (to_other, starts) = sync_channel::<Batch>(BATCHES);
     let (to_this, played) = sync_channel::<Batch>(BATCHES);
     let mut other_clock = leaf_clock.fork();
-    // A playout, its time sampled by `clock`.
-    let play_out = move |start: Start, rng: &mut fastrand::Rng, clock: &mut LeafClock| {
-        let started = clock.start();
-        let outcome = start.play_out(rng, own, eyes);
-        clock.stop(started);
-        outcome
-    };
     let simulations = std::thread::scope(|scope| {
         let other_clock = &mut other_clock;
         scope.spawn(move || {
@@ -59,7 +51,9 @@ pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u6
                     Ok(mut batch) => {
                         wait = 0;
                         let Batch { starts, outcomes, .. } = &mut batch;
-                        outcomes.extend(starts.drain(..).map(|start| play_out(start, &mut rng, other_clock)));
+                        outcomes.extend(
+                            starts.drain(..).map(|start| play_out(start, context, &mut rng, other_clock)),
+                        );
                         if to_this.send(batch).is_err() {
                             return;
                         }
@@ -113,19 +107,20 @@ pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u6
             let mut next = match spares.pop() {
                 Some(batch) => batch,
                 // Every other batch out: this thread plays out from its own batch's end.
-                None => loop {
-                    if let Ok(mut batch) = played.try_recv() {
-                        back_up_all(tree, &mut batch);
-                        break batch;
-                    }
-                    let Some(start) = filling.starts.pop() else {
-                        let mut batch = wait_for(&played);
-                        back_up_all(tree, &mut batch);
-                        break batch;
+                None => {
+                    let mut batch = loop {
+                        if let Ok(batch) = played.try_recv() {
+                            break batch;
+                        }
+                        let Some(start) = filling.starts.pop() else {
+                            break wait_for(&played);
+                        };
+                        let outcome = play_out(start, context, rng, leaf_clock);
+                        back_up(&mut *tree, context, &filling.paths[filling.starts.len()], to_move, &outcome);
                     };
-                    let outcome = play_out(start, rng, leaf_clock);
-                    back_up(&mut *tree, context, &filling.paths[filling.starts.len()], to_move, &outcome);
-                },
+                    back_up_all(tree, &mut batch);
+                    batch
+                }
             };
             std::mem::swap(&mut next, &mut filling);
             if next.starts.is_empty() {
@@ -138,7 +133,7 @@ pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u6
             back_up_all(tree, &mut wait_for(&played));
         }
         for (path, start) in filling.paths.iter().zip(filling.starts.drain(..)) {
-            back_up(&mut *tree, context, path, to_move, &play_out(start, rng, leaf_clock));
+            back_up(&mut *tree, context, path, to_move, &play_out(start, context, rng, leaf_clock));
         }
         // The other thread ends as its channel closes.
         drop(to_other);
