@@ -128,6 +128,11 @@ pub trait Simulate: Send {
     /// Gets ready for simulations from `position`, whose subtree is now the tree's root.
     fn start(&mut self, _position: &Position) {}
 
+    /// Forgets the trees kept from earlier moves: the next search starts afresh.
+    fn forget(&mut self) {
+        self.core_mut().tree.forget();
+    }
+
     /// One simulation from `position`, the position at the tree's root.
     fn simulate(&mut self, position: &Position);
 
@@ -204,7 +209,7 @@ impl<T: Simulate> Engine for T {
     }
 
     fn new_game(&mut self) {
-        self.core_mut().tree.forget();
+        self.forget();
     }
 
     fn root_children(&self, position: &Position) -> Vec<(Point, u32, f32)> {

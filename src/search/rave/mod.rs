@@ -9,13 +9,13 @@
 //! The tree, the think loop and the reading of the result are the shared
 //! [`crate::search::tree`], [`crate::search::driver`] and [`crate::search::analysis`]; this
 //! module holds the node (`node`) and the policy, written once for one thread or several
-//! (`threads`) over [`Nodes`]; two threads run it as a pipeline instead (`pipeline`).
+//! (`threads`) over [`Nodes`]; two threads search a tree each instead (`roots`).
 
 mod backup;
 mod expand;
 mod node;
-mod pipeline;
 mod proofs;
+mod roots;
 mod select;
 mod threads;
 
@@ -43,6 +43,10 @@ pub struct Rave {
     worker: Option<Box<Worker>>,
     /// Whether this search's playouts spoil eyes ([`spoils_eyes`]), set as it starts to run.
     eyes: bool,
+    /// With two threads, the other thread's search, on a tree of its own (`roots`).
+    other: Option<Box<Rave>>,
+    /// What the other search's root children added to this tree's, to be taken back.
+    added: Option<roots::Added>,
 }
 
 /// What a simulation reads besides the tree: the search's parameters, value table and
@@ -71,9 +75,19 @@ struct Worker {
 }
 
 impl Rave {
-    /// A search with `params`, its random choices drawn from `seed`.
+    /// A search with `params`, its random choices drawn from `seed`; on two threads, two
+    /// searches of half the memory each.
     pub fn new(params: Params, seed: u64) -> Rave {
-        Rave { values: ValueTable::new(&params), core: Core::new(params, seed), worker: None, eyes: false }
+        let trees = if params.threads == 2 { 2 } else { 1 };
+        let params = Params { memory_bytes: params.memory_bytes / trees, ..params };
+        Rave {
+            values: ValueTable::new(&params),
+            core: Core::new(params, seed),
+            worker: None,
+            eyes: false,
+            other: (trees == 2).then(|| Box::new(roots::other_search(&params, seed))),
+            added: None,
+        }
     }
 }
 
@@ -219,7 +233,18 @@ impl Simulate for Rave {
     }
 
     fn start(&mut self, position: &Position) {
+        if let Some(added) = self.added.take() {
+            roots::take_back(&mut self.core.tree, added, position);
+        }
         self.worker = Some(Box::new(Worker::new(position)));
+    }
+
+    fn forget(&mut self) {
+        self.core.tree.forget();
+        self.added = None;
+        if let Some(other) = &mut self.other {
+            other.forget();
+        }
     }
 
     fn simulate(&mut self, root: &Position) {
@@ -229,14 +254,18 @@ impl Simulate for Rave {
         worker.simulate(tree, context, rng, leaf_clock, |p| solve(params, solver, p), root);
     }
 
-    /// On [`Params::threads`] threads: two as a pipeline (`pipeline`), more on one shared
-    /// tree (`threads`).
+    /// On [`Params::threads`] threads: two on a tree each (`roots`), more on one shared tree
+    /// (`threads`).
     fn run(&mut self, position: &Position, budget: &Budget) -> u64 {
         let time = budget.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
         self.eyes = spoils_eyes(&self.core.params, time);
+        if let Some(mut other) = self.other.take() {
+            let simulations = roots::run(self, &mut other, position, budget);
+            self.other = Some(other);
+            return simulations;
+        }
         match self.core.params.threads {
             1 => driver::run_serial(self, position, budget),
-            2 => pipeline::run(self, position, budget),
             _ => threads::run(self, position, budget),
         }
     }

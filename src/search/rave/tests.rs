@@ -287,8 +287,33 @@ fn threads_grow_one_sound_tree_and_every_simulation_is_counted() {
 }
 
 #[test]
+fn two_trees_add_their_root_children_once() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    let mut search = Rave::new(Params { threads: 2, ..small() }, 8);
+    let report = search.think(&position, &Budget::nodes(4000));
+    let children = search.root_children(&position);
+    assert_eq!(children.iter().map(|c| c.1).sum::<u32>(), 4000, "both trees' simulations, each once");
+    assert_eq!(children.iter().max_by_key(|c| c.1).unwrap().0, report.best);
+    // Searched again, the other tree's root children count only what they have now.
+    search.think(&position, &Budget::nodes(4000));
+    assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 8000);
+    check_tree(&search, &position);
+    // One move on, the child kept as the root counts the other tree's simulations once too.
+    let mut after = position.clone();
+    after.play(report.best).unwrap();
+    let kept = tree(&search).stats(tree(&search).child(NodeId::ROOT, report.best).unwrap()).visits();
+    search.think(&after, &Budget::nodes(2000));
+    assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), kept + 2000);
+    check_tree(&search, &after);
+    // A new game forgets both trees.
+    search.new_game();
+    search.think(&position, &Budget::nodes(2000));
+    assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 2000);
+}
+
+#[test]
 fn threads_prove_small_endgames_with_the_solvers_verdict() {
-    // Two threads as a pipeline, three on the shared tree.
+    // Two threads on a tree each, three on the shared tree.
     for threads in [2, 3] {
         let mut proven = 0;
         for position in random_positions(9, |p| (10..=16).contains(&p.live_points())) {
