@@ -50,9 +50,11 @@ macro_rules! tunables {
                 #[doc = concat!("\n\nEvidence: `docs/strength-log.md#", stringify!($name), "`.")]
                 pub $name: $ty,
             )*
-            /// Bytes the search may use: its tree and the endgame solver's table together.
+            /// Bytes a search tree may use, with its endgame solver's table. The playout search
+            /// on two threads grows two trees, so takes twice this.
             pub memory_bytes: usize,
-            /// Threads the playout search runs its simulations on, together on one tree.
+            /// Threads the playout search runs its simulations on: two on a tree each, more
+            /// together on one tree.
             pub threads: usize,
         }
 

@@ -38,7 +38,7 @@ pub struct Options {
     #[arg(long)]
     pub no_keep_running: bool,
     /// Memory cap of the search in megabytes (10^6 bytes), from 1 to 4096; the search reserves
-    /// the whole cap when it starts.
+    /// the whole cap when it starts (with `--threads 2`, each of its two trees).
     #[arg(long, value_name = "N", default_value_t = crate::search::params::DEFAULT_MEMORY_BYTES as u64 / 1_000_000,
           value_parser = parse_memory_mb, allow_negative_numbers = true)]
     pub memory_mb: u64,

@@ -76,16 +76,14 @@ struct Worker {
 
 impl Rave {
     /// A search with `params`, its random choices drawn from `seed`; on two threads, two
-    /// searches of half the memory each.
+    /// searches, each tree taking [`Params::memory_bytes`].
     pub fn new(params: Params, seed: u64) -> Rave {
-        let trees = if params.threads == 2 { 2 } else { 1 };
-        let params = Params { memory_bytes: params.memory_bytes / trees, ..params };
         Rave {
             values: ValueTable::new(&params),
             core: Core::new(params, seed),
             worker: None,
             eyes: false,
-            other: (trees == 2).then(|| Box::new(roots::other_search(&params, seed))),
+            other: (params.threads == 2).then(|| Box::new(roots::other_search(&params, seed))),
             added: None,
         }
     }

@@ -8,7 +8,7 @@
 use super::backup::Step;
 use super::{proofs, Rave, RaveStats};
 use crate::rules::{Bitboard, Point, Position};
-use crate::search::driver::{prepare, run_serial, Core};
+use crate::search::driver::{prepare, run_serial};
 use crate::search::engine::{Budget, Proof};
 use crate::search::params::Params;
 use crate::search::tree::{NodeId, Tree, Words};
@@ -32,25 +32,27 @@ pub(super) fn other_search(params: &Params, seed: u64) -> Rave {
 pub(super) fn run(search: &mut Rave, other: &mut Rave, position: &Position, budget: &Budget) -> u64 {
     other.eyes = search.eyes;
     other.core.leaf_clock = search.core.leaf_clock.fork();
-    prepare(other, position);
     let (mut this_budget, mut other_budget) = (*budget, *budget);
     if let Some(nodes) = budget.nodes {
         (this_budget.nodes, other_budget.nodes) = (Some(nodes - nodes / 2), Some(nodes / 2));
     }
     let simulations = std::thread::scope(|scope| {
-        let others = scope.spawn(|| run_serial(other, position, &other_budget));
+        // The other tree keeps its subtree of `position` there, at once with this one's search.
+        let others = scope.spawn(|| {
+            prepare(other, position);
+            run_serial(other, position, &other_budget)
+        });
         run_serial(search, position, &this_budget) + others.join().expect("the other search ends")
     });
     search.core.leaf_clock.add(&other.core.leaf_clock);
-    search.added = add(&mut search.core, &other.core.tree, position);
+    search.added = add(&mut search.core.tree, &other.core.tree, position);
     simulations
 }
 
 /// Adds the statistics and proofs of `other`'s root children to those of the same moves in
-/// `core`'s tree, and its root's simulations to the root's: what they were before, if the
+/// `tree`, and its root's simulations to the root's: what they were before, if the
 /// root has children.
-fn add(core: &mut Core<RaveStats>, other: &Tree<RaveStats>, position: &Position) -> Option<Added> {
-    let tree = &mut core.tree;
+fn add(tree: &mut Tree<RaveStats>, other: &Tree<RaveStats>, position: &Position) -> Option<Added> {
     if !tree.has_children(NodeId::ROOT) {
         return None;
     }
