@@ -87,7 +87,7 @@ pub fn playout(position: &Position, rng: &mut fastrand::Rng, own: OwnPoint, eyes
 }
 
 /// What a playout reads of its position: the stones, each colour's legal points and the side
-/// to move; small enough to hand to another thread ([`crate::search::params::Params::threads`]).
+/// to move.
 #[derive(Clone, Copy, Debug)]
 pub struct Start {
     board: Stones,
