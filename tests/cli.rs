@@ -125,8 +125,8 @@ fn numeric_options_say_what_they_take() {
         (&["gtp", "--nodes", "-5"], "'-5' is not a whole number of at least 1"),
         (&["bench", "--nodes", "0"], "'0' is not a whole number of at least 1"),
         (&["bench", "--playouts", "0"], "'0' is not a whole number of at least 1"),
-        (&["--memory-mb", "0"], "'0' is not a whole number of megabytes from 1 to 4096"),
-        (&["--memory-mb", "4097"], "'4097' is not a whole number of megabytes from 1 to 4096"),
+        (&["--memory-mb", "0"], "'0' is not a whole number of megabytes from 1 to 65536"),
+        (&["gtp", "--memory-mb", "65537"], "'65537' is not a whole number of megabytes from 1 to 65536"),
     ] {
         let output = nogo(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");

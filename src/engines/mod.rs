@@ -10,7 +10,7 @@ pub mod seed;
 
 use crate::search::engine::{Budget, Engine};
 use crate::search::mcts::Mcts;
-use crate::search::params::{parse_setting, tunables_table, Params};
+use crate::search::params::{parse_setting, tunables_table, Params, DEFAULT_MEMORY_BYTES};
 use crate::search::rave::Rave;
 use crate::search::time;
 use std::io::Write;
@@ -109,6 +109,12 @@ pub struct EngineArgs {
     /// --nodes alone bounds the search, so that its moves stay reproducible].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
+    /// Memory cap of the search in megabytes (10^6 bytes), from 1 to 65536, reserved when it
+    /// starts [default: 200; on three threads or more, which share one tree and fill it as many
+    /// times as fast, 200 a thread, at most half this machine's memory]. With --threads 2,
+    /// the cap of each of its two trees.
+    #[arg(long, value_name = "N", value_parser = parse_memory_mb, allow_negative_numbers = true)]
+    pub memory_mb: Option<u64>,
 }
 
 /// Most threads a search runs on.
@@ -120,6 +126,43 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
         Ok(threads) if (1..=MAX_THREADS).contains(&threads) => Ok(threads),
         _ => Err(format!("'{s}' is not a number of threads from 1 to {MAX_THREADS}")),
     }
+}
+
+/// The largest `--memory-mb`.
+const MAX_MEMORY_MB: u64 = 65_536;
+
+/// A `--memory-mb` value: a whole number of megabytes from 1 to [`MAX_MEMORY_MB`].
+fn parse_memory_mb(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(mb) if (1..=MAX_MEMORY_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!("'{s}' is not a whole number of megabytes from 1 to {MAX_MEMORY_MB}")),
+    }
+}
+
+/// The memory cap of a search on `threads` threads without `--memory-mb`: one tree's default
+/// ([`DEFAULT_MEMORY_BYTES`]; two threads search a tree each); three threads or more share
+/// one tree, so it takes the default for each thread, at most half of the machine's
+/// `physical` memory where known, never less than one tree's default.
+fn default_memory_bytes(threads: usize, physical: Option<usize>) -> usize {
+    if threads <= 2 {
+        return DEFAULT_MEMORY_BYTES;
+    }
+    let wanted = DEFAULT_MEMORY_BYTES.saturating_mul(threads);
+    physical.map_or(wanted, |bytes| wanted.min(bytes / 2)).max(DEFAULT_MEMORY_BYTES)
+}
+
+/// This machine's physical memory in bytes, where the system tells it.
+fn physical_memory() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `sysconf` only reads the system's configuration.
+        let (pages, page) =
+            unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        if pages > 0 && page > 0 {
+            return (pages as usize).checked_mul(page as usize);
+        }
+    }
+    None
 }
 
 /// The search's tunables as a command line sets them: every tool that runs the search
@@ -213,9 +256,14 @@ impl EngineArgs {
     }
 
     /// The search's parameters: the defaults with `--set`'s settings, on `--threads` threads
-    /// (1 unless set).
+    /// (1 unless set), within `--memory-mb` (else [`default_memory_bytes`]).
     pub fn params(&self) -> Params {
-        Params { threads: self.threads.unwrap_or(1), ..self.search.params() }
+        let threads = self.threads.unwrap_or(1);
+        let memory_bytes = match self.memory_mb {
+            Some(mb) => mb as usize * 1_000_000,
+            None => default_memory_bytes(threads, physical_memory()),
+        };
+        Params { threads, memory_bytes, ..self.search.params() }
     }
 
     /// The time limit of a move when no controller sets one: `--time`, else `default`, unless
@@ -340,6 +388,7 @@ mod tests {
             search,
             book: false,
             threads: None,
+            memory_mb: None,
         };
         let expected = Params { widening: 2.0, policy_visits: 0, ..Params::default() };
         assert_eq!(args.params(), expected);
@@ -357,6 +406,7 @@ mod tests {
             search: SearchSettings::default(),
             book: false,
             threads,
+            memory_mb: None,
         };
         let threads = |args: EngineArgs| args.on_every_core().params().threads;
         assert_eq!(threads(args(None, None, None)), cores);
@@ -366,6 +416,38 @@ mod tests {
         assert_eq!(threads(args(None, None, Some(3))), 3);
         assert_eq!(threads(args(None, Some(1000), Some(2))), 2);
         assert_eq!(args(None, None, None).params().threads, 1, "the bot's default is one thread");
+    }
+
+    #[test]
+    fn a_shared_tree_takes_the_default_memory_for_each_thread_within_half_the_machine() {
+        let one = DEFAULT_MEMORY_BYTES;
+        let plenty = Some(1 << 40);
+        assert_eq!(default_memory_bytes(1, plenty), one);
+        assert_eq!(default_memory_bytes(2, plenty), one, "two trees, each with one tree's cap");
+        assert_eq!(default_memory_bytes(3, plenty), 3 * one);
+        assert_eq!(default_memory_bytes(16, None), 16 * one);
+        assert_eq!(default_memory_bytes(16, Some(2_000_000_000)), 1_000_000_000, "half the machine");
+        assert_eq!(default_memory_bytes(16, Some(300_000_000)), one, "never less than one tree's");
+    }
+
+    #[test]
+    fn memory_mb_caps_the_search_on_any_threads() {
+        let args = |threads: Option<usize>, memory_mb: Option<u64>| EngineArgs {
+            time: None,
+            nodes: None,
+            seed: 0,
+            engine: EngineKind::Rave,
+            search: SearchSettings::default(),
+            book: false,
+            threads,
+            memory_mb,
+        };
+        assert_eq!(args(None, None).params().memory_bytes, DEFAULT_MEMORY_BYTES, "the bot's default");
+        assert_eq!(args(Some(8), Some(50)).params().memory_bytes, 50_000_000);
+        assert_eq!(args(None, Some(4096)).params().memory_bytes, 4_096_000_000);
+        let shared = args(Some(8), None).params().memory_bytes;
+        assert_eq!(shared, default_memory_bytes(8, physical_memory()));
+        assert!(shared >= DEFAULT_MEMORY_BYTES);
     }
 
     #[test]
@@ -379,6 +461,7 @@ mod tests {
             search: SearchSettings::default(),
             book: false,
             threads: None,
+            memory_mb: None,
         };
         let budget = |args: &EngineArgs, limit: Option<Duration>| match limit {
             Some(_) => args.budget(start, limit),

@@ -489,6 +489,7 @@ mod tests {
             search: SearchSettings::default(),
             book: false,
             threads: None,
+            memory_mb: None,
         }
     }
 

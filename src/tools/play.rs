@@ -458,6 +458,7 @@ mod tests {
                 search: SearchSettings::default(),
                 book: false,
                 threads: None,
+                memory_mb: None,
             },
         };
         let mut input: &[u8] = b"purple\nw\nsoon\n1e300\n0.02\nquit\n";
@@ -485,6 +486,7 @@ mod tests {
                 search: SearchSettings::default(),
                 book: false,
                 threads: None,
+                memory_mb: None,
             },
         };
         let mut input: &[u8] = b"\n";
@@ -530,6 +532,7 @@ mod tests {
                 search: SearchSettings::default(),
                 book: false,
                 threads: None,
+                memory_mb: None,
             },
         };
         let transcript = |colour: bool| {

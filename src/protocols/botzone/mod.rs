@@ -15,7 +15,6 @@ pub use history::{Entry, History, Replayed};
 use crate::engines::{self, EngineArgs};
 use crate::rules::{Color, Position};
 use crate::search::engine::{Engine, Proof, Report};
-use crate::search::params::Params;
 use crate::search::time;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -31,28 +30,13 @@ const PROVEN_LOSS: &str = "proven=loss";
 /// The bot's options (the command line without a subcommand).
 #[derive(clap::Args, Clone, Debug)]
 pub struct Options {
-    /// --engine, --time, --nodes, --seed and --set, as for nogo gtp and nogo play.
+    /// --engine, --time, --nodes, --seed, --set, --threads and --memory-mb, as for nogo gtp and
+    /// nogo play.
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Answer once and exit (Botzone then restarts the bot with the full history each turn).
     #[arg(long)]
     pub no_keep_running: bool,
-    /// Memory cap of the search in megabytes (10^6 bytes), from 1 to 4096; the search reserves
-    /// the whole cap when it starts (with `--threads 2`, each of its two trees).
-    #[arg(long, value_name = "N", default_value_t = crate::search::params::DEFAULT_MEMORY_BYTES as u64 / 1_000_000,
-          value_parser = parse_memory_mb, allow_negative_numbers = true)]
-    pub memory_mb: u64,
-}
-
-/// The largest `--memory-mb`.
-const MAX_MEMORY_MB: u64 = 4096;
-
-/// A `--memory-mb` value: a whole number of megabytes from 1 to [`MAX_MEMORY_MB`].
-fn parse_memory_mb(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(mb) if (1..=MAX_MEMORY_MB).contains(&mb) => Ok(mb),
-        _ => Err(format!("'{s}' is not a whole number of megabytes from 1 to {MAX_MEMORY_MB}")),
-    }
 }
 
 /// What the bot says on stderr when a person starts it at a terminal, where it would otherwise
@@ -112,7 +96,7 @@ pub fn run(options: &Options, started: Instant) -> i32 {
         Ok(first) => first,
         Err(message) => return fail(&message),
     };
-    let params = Params { memory_bytes: options.memory_mb as usize * 1_000_000, ..options.engine.params() };
+    let params = options.engine.params();
     let mut bot = Bot {
         options,
         engine: engines::player(options.engine.engine, options.engine.seed, params, options.engine.book),

@@ -210,6 +210,7 @@ mod tests {
             search: Default::default(),
             book,
             threads: None,
+            memory_mb: None,
         };
         Arc::new(Thinker::new(&args))
     }
