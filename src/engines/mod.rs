@@ -256,7 +256,7 @@ impl EngineArgs {
     }
 
     /// The search's parameters: the defaults with `--set`'s settings, on `--threads` threads
-    /// (1 unless set), within `--memory-mb` (else [`default_memory_bytes`]).
+    /// (1 unless set), within `--memory-mb` (else 200 MB, more on three threads or more: `default_memory_bytes`).
     pub fn params(&self) -> Params {
         let threads = self.threads.unwrap_or(1);
         let memory_bytes = match self.memory_mb {
