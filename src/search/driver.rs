@@ -5,6 +5,7 @@
 //! the tree by [`analysis`]. A search supplies only its simulation
 //! ([`Simulate`]); every [`Simulate`] is an [`Engine`].
 
+use crate::rules::point::MAX_MOVES;
 use crate::rules::{Point, Position};
 use crate::search::analysis;
 use crate::search::endgame::{answer_without_tree, Solver, DEFAULT_TABLE_BITS};
@@ -83,6 +84,10 @@ impl LeafClock {
     }
 }
 
+/// Nanoseconds [`Core::prune`] takes at most for each node of the tree, about twice the
+/// 2-core VM's (`docs/strength-log.md#a-full-tree-pruned-instead-of-frozen-2026-11-29`).
+const PRUNE_NANOS_PER_NODE: u64 = 20;
+
 impl<S: Stats> Core<S> {
     /// A search with `params`, its random choices drawn from `seed`: the tree takes
     /// [`Params::memory_bytes`] less the endgame solver's table.
@@ -95,6 +100,24 @@ impl<S: Stats> Core<S> {
             rng: fastrand::Rng::with_seed(seed),
             leaf_clock: LeafClock::default(),
         }
+    }
+
+    /// Whether the tree of a search that prunes ([`Simulate::PRUNES`]) has no room for
+    /// another node's children and is to be pruned ([`Params::prune_share`] above 0).
+    #[inline]
+    fn must_prune<T: Simulate>(&self) -> bool {
+        T::PRUNES && self.params.prune_share > 0.0 && !self.tree.has_room(MAX_MOVES)
+    }
+
+    /// Prunes the tree to [`Params::prune_share`] of its capacity ([`Tree::prune`]), moving
+    /// its nodes.
+    fn prune(&mut self) {
+        self.tree.prune((self.tree.capacity() as f64 * f64::from(self.params.prune_share)) as usize);
+    }
+
+    /// A bound on the time [`Core::prune`] takes on this tree on a slow machine.
+    fn prune_time(&self) -> Duration {
+        Duration::from_nanos(PRUNE_NANOS_PER_NODE * self.tree.len() as u64)
     }
 
     /// The endgame solver, made on first use.
@@ -118,6 +141,9 @@ pub trait Simulate: Send {
     type Stats: Stats;
     /// Its name in the registry of engines.
     const NAME: &'static str;
+    /// Whether its full tree is pruned so that it grows again ([`Params::prune_share`]); a
+    /// search that does not prune refines the full tree's leaves.
+    const PRUNES: bool = false;
 
     /// Its core.
     fn core(&self) -> &Core<Self::Stats>;
@@ -125,7 +151,8 @@ pub trait Simulate: Send {
     /// Its core, to change.
     fn core_mut(&mut self) -> &mut Core<Self::Stats>;
 
-    /// Gets ready for simulations from `position`, whose subtree is now the tree's root.
+    /// Gets ready for simulations from `position`, whose subtree is now the tree's root;
+    /// called again after the tree is pruned, which moves its nodes.
     fn start(&mut self, _position: &Position) {}
 
     /// Forgets the trees kept from earlier moves: the next search starts afresh.
@@ -154,11 +181,19 @@ pub trait Simulate: Send {
 }
 
 /// Runs simulations one at a time on this thread ([`Simulate::run`]), reading the clock every
-/// [`CLOCK_INTERVAL`] of them.
+/// [`CLOCK_INTERVAL`] of them, pruning the tree whenever it is full.
 pub fn run_serial<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) -> u64 {
     let max = budget.nodes.unwrap_or(u64::MAX);
     let mut simulations = 0;
     while simulations < max && !search.core().tree.proof(NodeId::ROOT).is_known() {
+        if search.core().must_prune::<T>() {
+            // Too near the deadline to prune, the search ends where it is.
+            if budget.expires_within(search.core().prune_time()) {
+                break;
+            }
+            search.core_mut().prune();
+            search.start(position);
+        }
         search.simulate(position);
         simulations += 1;
         if (simulations.is_multiple_of(CLOCK_INTERVAL) || search.clock_due()) && budget.expired() {
@@ -169,9 +204,13 @@ pub fn run_serial<T: Simulate>(search: &mut T, position: &Position, budget: &Bud
 }
 
 /// Sets `search` up for simulations from `position`: the tree's root (the subtree kept from
-/// the last search when there is one), and the search's own preparations.
+/// the last search when there is one, pruned when full), and the search's own preparations.
 pub fn prepare<T: Simulate>(search: &mut T, position: &Position) {
-    search.core_mut().tree.set_root(position);
+    let core = search.core_mut();
+    core.tree.set_root(position);
+    if core.must_prune::<T>() {
+        core.prune();
+    }
     search.start(position);
 }
 

@@ -30,7 +30,13 @@ impl Budget {
     /// Whether the clock has run out, or the stop flag is raised.
     #[inline]
     pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.expires_within(Duration::ZERO)
+    }
+
+    /// Whether the clock runs out within `time`, or the stop flag is raised.
+    #[inline]
+    pub fn expires_within(&self, time: Duration) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() + time >= d)
             || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }

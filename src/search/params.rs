@@ -124,6 +124,8 @@ tunables! {
         "New nodes of the evaluation search with at most this many live points are proven by the solver (0: never).";
     tree_solve_nodes: u32 = 500, 10..=100_000,
         "The solver's node budget for each of the tree's proofs.";
+    prune_share: f32 = 0.5, 0.0..=0.9,
+        "The playout search's tree without room for another node's children is pruned to this share of its memory, of its least visited nodes' children (0: it stops growing instead).";
     policy_depth: u32 = 2, 0..=8,
         "Nodes fewer than this many moves below the root order their children by the policy network.";
     policy_visits: u32 = 30, 0..=1_000_000,

@@ -221,6 +221,7 @@ fn back_up(
 impl Simulate for Rave {
     type Stats = RaveStats;
     const NAME: &'static str = "rave";
+    const PRUNES: bool = true;
 
     fn core(&self) -> &Core<RaveStats> {
         &self.core

@@ -333,17 +333,50 @@ fn threads_prove_small_endgames_with_the_solvers_verdict() {
 }
 
 #[test]
-fn threads_fill_a_small_tree_and_search_on() {
+fn threads_fill_a_small_shared_tree_and_search_on_until_the_next_search_prunes_it() {
     let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
-    for threads in [2, 4] {
-        let mut search = Rave::new(Params { threads, memory_bytes: 0, ..small() }, 5);
-        let report = search.think(&position, &Budget::nodes(60_000));
-        assert_eq!(report.iterations, 60_000);
-        let tree = tree(&search);
-        assert!(
-            tree.len() <= tree.capacity() && tree.len() + 81 > tree.capacity(),
-            "full on {threads} threads"
-        );
-        check_tree(&search, &position);
+    let mut search = Rave::new(Params { threads: 4, memory_bytes: 0, ..small() }, 5);
+    let report = search.think(&position, &Budget::nodes(60_000));
+    assert_eq!(report.iterations, 60_000);
+    let (len, capacity) = (tree(&search).len(), tree(&search).capacity());
+    assert!(len <= capacity && len + 81 > capacity, "full: {len} of {capacity} nodes");
+    check_tree(&search, &position);
+    search.think(&position, &Budget::nodes(100));
+    assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 60_100);
+    assert!(tree(&search).len() < capacity / 2 + 100 * 81, "pruned as the search started");
+    check_tree(&search, &position);
+}
+
+/// The most simulations of a leaf not proven in the tree of `search`.
+fn busiest_leaf(search: &Rave) -> u32 {
+    let tree = tree(search);
+    let mut stack = vec![NodeId::ROOT];
+    let mut busiest = 0;
+    while let Some(id) = stack.pop() {
+        if !tree.has_children(id) && !tree.proof(id).is_known() {
+            busiest = busiest.max(tree.stats(id).visits());
+        }
+        stack.extend(tree.children(id));
+    }
+    busiest
+}
+
+#[test]
+fn a_full_tree_is_pruned_and_its_busy_leaves_expanded_again() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    for threads in [1, 2] {
+        // The least tree (6,724 nodes), full many times over: a frozen leaf piles up
+        // simulations, a pruned tree expands a leaf again once it is busy enough to keep.
+        let params = Params { threads, memory_bytes: 0, ..small() };
+        let mut pruned = Rave::new(params, 5);
+        let mut frozen = Rave::new(Params { prune_share: 0.0, ..params }, 5);
+        for search in [&mut pruned, &mut frozen] {
+            let report = search.think(&position, &Budget::nodes(60_000));
+            assert_eq!(report.iterations, 60_000);
+            assert!(tree(search).len() <= tree(search).capacity());
+            check_tree(search, &position);
+        }
+        let (pruned, frozen) = (busiest_leaf(&pruned), busiest_leaf(&frozen));
+        assert!(frozen >= 1000 && pruned * 4 < frozen, "busiest leaves {pruned} and {frozen} simulations");
     }
 }

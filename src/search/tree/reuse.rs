@@ -1,5 +1,6 @@
 //! The tree kept between turns: the node of the position reached, found from the last search's
-//! position by the stones added, becomes the root with its subtree.
+//! position by the stones added, becomes the root with its subtree; and a full tree pruned
+//! of its least visited nodes' children, so that it grows again.
 
 use super::{NodeId, Stats, Tree};
 use crate::rules::{Bitboard, Color, Point, Position};
@@ -40,16 +41,49 @@ impl<S: Stats> Tree<S> {
         }
     }
 
-    /// Makes `id` the root, keeping its subtree and dropping the rest: the kept children
-    /// blocks slide to the front in arena order, so each node only moves down and no block
-    /// overwrites one not yet moved.
+    /// Makes `id` the root, keeping its subtree and dropping the rest.
     pub(super) fn reroot(&mut self, id: NodeId) {
+        self.keep(id, 0);
+    }
+
+    /// Drops the children of the least visited nodes, so that the tree holds at most `target`
+    /// nodes (the root's children are always kept): the blocks of the nodes simulated fewer
+    /// times than the least power of two that fits. Those nodes become leaves with their
+    /// statistics and proofs, to be expanded afresh when the search comes back to them.
+    pub fn prune(&mut self, target: usize) {
+        // Slots of the blocks below the root, by the bit length of their owner's visits. A
+        // child has no more visits than its parent, so keeping the owners of at least
+        // `2^(k-1)` visits keeps at most the blocks of bit length `k` or more.
+        let mut slots_by_length = [0usize; 33];
+        let mut stack: Vec<NodeId> = self.children(NodeId::ROOT).collect();
+        while let Some(node) = stack.pop() {
+            let slots = self.slots(node);
+            if slots > 0 {
+                slots_by_length[(32 - self.stats(node).visits().leading_zeros()) as usize] += slots;
+                stack.extend(self.children(node));
+            }
+        }
+        let mut kept = 1 + self.slots(NodeId::ROOT) + slots_by_length.iter().sum::<usize>();
+        let mut length = 0;
+        while kept > target && length < slots_by_length.len() {
+            kept -= slots_by_length[length];
+            length += 1;
+        }
+        let least = if length == 0 { 0 } else { (1u64 << (length - 1)).min(u32::MAX.into()) as u32 };
+        self.keep(NodeId::ROOT, least);
+    }
+
+    /// Keeps the subtree of `id` as the tree, with the children of `id` and of its nodes
+    /// simulated at least `least` times, and drops the rest: the kept children blocks slide
+    /// to the front in arena order, so each node only moves down and no block overwrites one
+    /// not yet moved.
+    fn keep(&mut self, id: NodeId, least: u32) {
         // The kept blocks as (old first, new first), in arena order, and their lengths.
         let mut blocks: Vec<(u32, u32)> = Vec::new();
         let mut stack = vec![id];
         while let Some(node) = stack.pop() {
             let links = self.links(node);
-            if links.slots > 0 {
+            if links.slots > 0 && (node == id || self.stats(node).visits() >= least) {
                 blocks.push((links.first, links.slots as u32));
                 stack.extend(self.children(node));
             }
@@ -66,8 +100,10 @@ impl<S: Stats> Tree<S> {
             .collect();
         let relink = |links: &mut super::Links| {
             if links.slots > 0 {
-                let block = moves.binary_search_by_key(&links.first, |m| m.0).expect("a kept block");
-                links.first = moves[block].1;
+                match moves.binary_search_by_key(&links.first, |m| m.0) {
+                    Ok(block) => links.first = moves[block].1,
+                    Err(_) => (links.first, links.slots, links.children) = (0, 0, 0),
+                }
             }
         };
         self.columns.copy_within(id.index()..id.index() + 1, 0);

@@ -150,3 +150,66 @@ fn the_position_reached_keeps_its_subtree_and_knows_its_last_move() {
     tree.set_root(&next);
     assert_eq!(tree.root_last_move(), None);
 }
+
+/// Every node below the root as [`describe`] gives it, had the children of every node but the
+/// root simulated fewer than `least` times been dropped: what [`Tree::prune`] must leave.
+fn describe_pruned(tree: &Tree<Count>, least: u32) -> Vec<(usize, Point, Count, Proof, usize)> {
+    let mut lines = Vec::new();
+    let mut stack = vec![(NodeId::ROOT, 0)];
+    while let Some((node, depth)) = stack.pop() {
+        let kept = node == NodeId::ROOT || tree.stats(node).0 >= least;
+        let children = if kept { tree.child_count(node) } else { 0 };
+        lines.push((depth, tree.point(node), *tree.stats(node), tree.proof(node), children));
+        if kept {
+            stack.extend(tree.children(node).map(|c| (c, depth + 1)));
+        }
+    }
+    lines
+}
+
+/// A random tree whose children have at most their parent's visits, as a search's do; some
+/// nodes proven.
+fn random_tree(rng: &mut fastrand::Rng) -> Tree<Count> {
+    let mut tree = fresh();
+    tree.stats_mut(NodeId::ROOT).0 = 5000;
+    let mut open = vec![NodeId::ROOT];
+    while let Some(node) = open.pop() {
+        let visits = tree.stats(node).0;
+        if visits < 2 || (node != NodeId::ROOT && rng.u8(..4) == 0) {
+            continue;
+        }
+        let moves: Bitboard = Bitboard::FULL.iter().filter(|_| rng.u8(..8) == 0).collect();
+        if moves.is_empty() || !tree.expand(node, moves, |_| Count(0, 0)) {
+            continue;
+        }
+        for child in tree.children(node).collect::<Vec<_>>() {
+            tree.stats_mut(child).0 = rng.u32(..visits);
+            if rng.u8(..16) == 0 {
+                tree.set_proof(child, Proof::Loss);
+            }
+            open.push(child);
+        }
+    }
+    tree
+}
+
+#[test]
+fn pruning_drops_the_children_of_the_least_visited_nodes_to_fit() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    for _ in 0..40 {
+        let mut tree = random_tree(&mut rng);
+        let target = rng.usize(1..tree.len() + 10);
+        // The least count that fits: 0 (all kept) or a power of two, the root's block kept.
+        let size = |least: u32| describe_pruned(&tree, least).len();
+        let least = std::iter::once(0)
+            .chain((0..32).map(|k| 1u32 << k))
+            .find(|&least| size(least) <= target)
+            .unwrap_or(u32::MAX);
+        let expected = describe_pruned(&tree, least);
+        tree.prune(target);
+        assert_eq!(describe(&tree, NodeId::ROOT), expected);
+        assert_eq!(tree.len(), expected.len(), "nothing else in the arena");
+        let root_block = 1 + tree.slots(NodeId::ROOT);
+        assert!(tree.len() <= target.max(root_block), "{} nodes kept for {target}", tree.len());
+    }
+}
