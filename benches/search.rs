@@ -1,7 +1,8 @@
 //! Speed of the searches: a whole search of a fixed number of simulations on the middle-game
 //! fixture for each tree search, from a fresh search each time; one simulation of a search in
 //! progress there; the policy network's cost per position; one random playout from the empty
-//! board and from the middle game. `cargo bench --bench search`.
+//! board and from the middle game; pruning a full tree to half its size. `cargo bench --bench
+//! search`.
 
 // `criterion_group!` makes a public `fn benches` to which no doc comment can be attached.
 #![allow(missing_docs)]
@@ -13,8 +14,9 @@ use nogo::search::engine::Budget;
 use nogo::search::params::Params;
 use nogo::search::playout::{playout, OwnPoint};
 use nogo::search::policy::{planes, Network};
+use nogo::search::tree::{NodeId, Stats, Tree};
 use nogo::tools::bench::{position, MIDDLE_GAME};
-use nogo::{Mcts, Rave};
+use nogo::{Bitboard, Mcts, Position, Rave};
 
 /// Simulations per search: a few tens of milliseconds.
 const NODES: u64 = 20_000;
@@ -80,5 +82,54 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, think, simulation, policy, playouts);
+/// A node's visits, for a tree of made-up counts.
+#[derive(Clone, Copy, Default)]
+struct Visits(u32);
+
+impl Stats for Visits {
+    fn visits(&self) -> u32 {
+        self.0
+    }
+
+    fn mean(&self) -> f32 {
+        0.5
+    }
+}
+
+/// A full tree of about 2 million nodes, 40 children to a node, each with a random share of its
+/// parent's visits, expanded in a random order as a search interleaves its branches.
+fn full_tree() -> Tree<Visits> {
+    let mut rng = fastrand::Rng::with_seed(3);
+    let mut tree = Tree::new(2_000_000 * Tree::<Visits>::NODE_BYTES);
+    tree.set_root(&Position::new());
+    *tree.stats_mut(NodeId::ROOT) = Visits(u32::MAX / 2);
+    let moves: Bitboard = Bitboard::FULL.iter().take(40).collect();
+    let mut open = vec![NodeId::ROOT];
+    while !open.is_empty() {
+        let node = open.swap_remove(rng.usize(..open.len()));
+        let visits = tree.stats(node).visits();
+        if visits < 2 {
+            continue;
+        }
+        if !tree.expand(node, moves, |_| Visits(0)) {
+            break;
+        }
+        for child in tree.children(node).collect::<Vec<_>>() {
+            *tree.stats_mut(child) = Visits(rng.u32(..visits / 2));
+            open.push(child);
+        }
+    }
+    tree
+}
+
+fn prune(c: &mut Criterion) {
+    let mut group = c.benchmark_group("prune");
+    group.sample_size(10);
+    group.bench_function("full_tree_to_half", |b| {
+        b.iter_batched_ref(full_tree, |tree| tree.prune(tree.capacity() / 2), BatchSize::PerIteration)
+    });
+    group.finish();
+}
+
+criterion_group!(benches, think, simulation, policy, playouts, prune);
 criterion_main!(benches);

@@ -51,17 +51,15 @@ impl<S: Stats> Tree<S> {
     /// times than the least power of two that fits. Those nodes become leaves with their
     /// statistics and proofs, to be expanded afresh when the search comes back to them.
     pub fn prune(&mut self, target: usize) {
-        // Slots of the blocks below the root, by the bit length of their owner's visits. A
-        // child has no more visits than its parent, so keeping the owners of at least
-        // `2^(k-1)` visits keeps at most the blocks of bit length `k` or more.
+        // Slots of the blocks below the root, by the bit length of their owner's visits, in
+        // one pass over the arena: a block no node reaches any longer (a thread's lost
+        // expansion, a grown block's old place) only makes the count drop more. A child has no
+        // more visits than its parent, so keeping the owners of at least `2^(k-1)` visits
+        // keeps at most the blocks of bit length `k` or more.
         let mut slots_by_length = [0usize; 33];
-        let mut stack: Vec<NodeId> = self.children(NodeId::ROOT).collect();
-        while let Some(node) = stack.pop() {
-            let slots = self.slots(node);
-            if slots > 0 {
-                slots_by_length[(32 - self.stats(node).visits().leading_zeros()) as usize] += slots;
-                stack.extend(self.children(node));
-            }
+        let nodes = self.columns.links.iter().zip(&self.columns.stats).skip(1);
+        for (links, stats) in nodes.filter(|(links, _)| links.slots > 0) {
+            slots_by_length[(32 - stats.visits().leading_zeros()) as usize] += links.slots as usize;
         }
         let mut kept = 1 + self.slots(NodeId::ROOT) + slots_by_length.iter().sum::<usize>();
         let mut length = 0;
@@ -74,46 +72,132 @@ impl<S: Stats> Tree<S> {
     }
 
     /// Keeps the subtree of `id` as the tree, with the children of `id` and of its nodes
-    /// simulated at least `least` times, and drops the rest: the kept children blocks slide
-    /// to the front in arena order, so each node only moves down and no block overwrites one
-    /// not yet moved.
+    /// simulated at least `least` times, and drops the rest: `id` becomes the first node and
+    /// the kept blocks' nodes slide to the front in arena order, each to its rank among them,
+    /// so that no node overwrites one not yet moved.
     fn keep(&mut self, id: NodeId, least: u32) {
-        // The kept blocks as (old first, new first), in arena order, and their lengths.
-        let mut blocks: Vec<(u32, u32)> = Vec::new();
+        let kept_block = |links: &super::Links, stats: &S, is_root: bool| {
+            links.slots > 0 && (is_root || stats.visits() >= least)
+        };
+        // The kept nodes in arena order, each visited as the scan reaches it, but for the
+        // nodes of a block behind the scan (a grown block's children moved past their own
+        // blocks), visited at once, depth first.
+        let mut kept = Ranks::new(self.len());
         let mut stack = vec![id];
-        while let Some(node) = stack.pop() {
-            let links = self.links(node);
-            if links.slots > 0 && (node == id || self.stats(node).visits() >= least) {
-                blocks.push((links.first, links.slots as u32));
-                stack.extend(self.children(node));
-            }
-        }
-        blocks.sort_unstable();
-        let mut write = 1;
-        let moves: Vec<(u32, u32)> = blocks
-            .iter()
-            .map(|&(first, len)| {
-                let to = write;
-                write += len;
-                (first, to)
-            })
-            .collect();
-        let relink = |links: &mut super::Links| {
-            if links.slots > 0 {
-                match moves.binary_search_by_key(&links.first, |m| m.0) {
-                    Ok(block) => links.first = moves[block].1,
-                    Err(_) => (links.first, links.slots, links.children) = (0, 0, 0),
+        let mut scan = 0;
+        loop {
+            while let Some(node) = stack.pop() {
+                let links = self.links(node);
+                if kept_block(links, self.stats(node), node == id) {
+                    let first = links.first as usize;
+                    kept.insert(first..first + links.slots as usize);
+                    if first < scan {
+                        stack.extend(self.children(node));
+                    }
                 }
+            }
+            scan = kept.next(scan, true);
+            if scan >= self.len() {
+                break;
+            }
+            stack.push(NodeId(scan as u32));
+            scan += 1;
+        }
+        kept.count();
+        let relink = |links: &mut super::Links, stats: &S, is_root: bool| {
+            if kept_block(links, stats, is_root) {
+                links.first = 1 + kept.rank(links.first as usize) as u32;
+            } else {
+                (links.first, links.slots, links.children) = (0, 0, 0);
             }
         };
         self.columns.copy_within(id.index()..id.index() + 1, 0);
-        relink(&mut self.columns.links[0]);
-        for (&(first, len), &(_, to)) in blocks.iter().zip(&moves) {
-            let (first, len, to) = (first as usize, len as usize, to as usize);
-            self.columns.copy_within(first..first + len, to);
-            self.columns.links[to..to + len].iter_mut().for_each(relink);
+        relink(&mut self.columns.links[0], &self.columns.stats[0], true);
+        for run in kept.runs() {
+            let to = 1 + kept.rank(run.start);
+            let moved = to..to + run.len();
+            self.columns.copy_within(run, to);
+            let links = &mut self.columns.links[moved.clone()];
+            for (links, stats) in links.iter_mut().zip(&self.columns.stats[moved]) {
+                relink(links, stats, false);
+            }
         }
-        self.columns.truncate(write as usize);
+        self.columns.truncate(1 + kept.total());
+    }
+}
+
+/// A set of the arena's nodes, one bit each, that tells each member's rank (the members
+/// before it) once [`Ranks::count`]ed.
+struct Ranks {
+    words: Vec<u64>,
+    /// Members in the words before each word.
+    before: Vec<u32>,
+}
+
+impl Ranks {
+    fn new(nodes: usize) -> Ranks {
+        Ranks { words: vec![0; nodes.div_ceil(64)], before: Vec::new() }
+    }
+
+    fn insert(&mut self, nodes: std::ops::Range<usize>) {
+        for node in nodes {
+            self.words[node / 64] |= 1 << (node % 64);
+        }
+    }
+
+    /// Ranks the members: call after the last insertion, before [`Ranks::rank`].
+    fn count(&mut self) {
+        self.before = self
+            .words
+            .iter()
+            .scan(0, |total, w| {
+                let before = *total;
+                *total += w.count_ones();
+                Some(before)
+            })
+            .collect();
+    }
+
+    /// Members before `node`.
+    fn rank(&self, node: usize) -> usize {
+        let below = (1u64 << (node % 64)) - 1;
+        self.before[node / 64] as usize + (self.words[node / 64] & below).count_ones() as usize
+    }
+
+    fn total(&self) -> usize {
+        self.before.last().map_or(0, |&b| b as usize)
+            + self.words.last().map_or(0, |w| w.count_ones() as usize)
+    }
+
+    /// The first node from `from` on that is a member (`member`) or not, or the end of the
+    /// last word.
+    fn next(&self, from: usize, member: bool) -> usize {
+        let word = |i: usize| if member { self.words[i] } else { !self.words[i] };
+        let mut i = from / 64;
+        if i >= self.words.len() {
+            return from;
+        }
+        let mut bits = word(i) & (!0 << (from % 64));
+        while bits == 0 {
+            i += 1;
+            if i == self.words.len() {
+                return i * 64;
+            }
+            bits = word(i);
+        }
+        i * 64 + bits.trailing_zeros() as usize
+    }
+
+    /// The runs of consecutive members, in order.
+    fn runs(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        let mut from = 0;
+        std::iter::from_fn(move || {
+            let start = self.next(from, true);
+            (start < self.words.len() * 64).then(|| {
+                from = self.next(start, false);
+                start..from
+            })
+        })
     }
 }
 
