@@ -103,7 +103,7 @@ impl<S: Stats> Tree<S> {
             stack.push(NodeId(scan as u32));
             scan += 1;
         }
-        kept.count();
+        let total = kept.count();
         let relink = |links: &mut super::Links, stats: &S, is_root: bool| {
             if kept_block(links, stats, is_root) {
                 links.first = 1 + kept.rank(links.first as usize) as u32;
@@ -122,7 +122,7 @@ impl<S: Stats> Tree<S> {
                 relink(links, stats, false);
             }
         }
-        self.columns.truncate(1 + kept.total());
+        self.columns.truncate(1 + total);
     }
 }
 
@@ -145,28 +145,26 @@ impl Ranks {
         }
     }
 
-    /// Ranks the members: call after the last insertion, before [`Ranks::rank`].
-    fn count(&mut self) {
+    /// Ranks the members, and returns how many there are: call after the last insertion,
+    /// before [`Ranks::rank`].
+    fn count(&mut self) -> usize {
+        let mut total = 0;
         self.before = self
             .words
             .iter()
-            .scan(0, |total, w| {
-                let before = *total;
-                *total += w.count_ones();
-                Some(before)
+            .map(|w| {
+                let before = total;
+                total += w.count_ones();
+                before
             })
             .collect();
+        total as usize
     }
 
     /// Members before `node`.
     fn rank(&self, node: usize) -> usize {
         let below = (1u64 << (node % 64)) - 1;
         self.before[node / 64] as usize + (self.words[node / 64] & below).count_ones() as usize
-    }
-
-    fn total(&self) -> usize {
-        self.before.last().map_or(0, |&b| b as usize)
-            + self.words.last().map_or(0, |w| w.count_ones() as usize)
     }
 
     /// The first node from `from` on that is a member (`member`) or not, or the end of the
