@@ -186,13 +186,8 @@ pub fn run_serial<T: Simulate>(search: &mut T, position: &Position, budget: &Bud
     let max = budget.nodes.unwrap_or(u64::MAX);
     let mut simulations = 0;
     while simulations < max && !search.core().tree.proof(NodeId::ROOT).is_known() {
-        if search.core().must_prune::<T>() {
-            // Too near the deadline to prune, the search ends where it is.
-            if budget.expires_within(search.core().prune_time()) {
-                break;
-            }
-            search.core_mut().prune();
-            search.start(position);
+        if !make_room(search, position, budget) {
+            break;
         }
         search.simulate(position);
         simulations += 1;
@@ -201,6 +196,20 @@ pub fn run_serial<T: Simulate>(search: &mut T, position: &Position, budget: &Bud
         }
     }
     simulations
+}
+
+/// Prunes the tree of `search`, searching `position`, when it is full and the search prunes
+/// ([`Simulate::PRUNES`]), then starts the search again: whether simulations may go on, false
+/// when the tree is full too near the deadline to prune (the search ends where it is).
+pub fn make_room<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) -> bool {
+    if search.core().must_prune::<T>() {
+        if budget.expires_within(search.core().prune_time()) {
+            return false;
+        }
+        search.core_mut().prune();
+        search.start(position);
+    }
+    true
 }
 
 /// Sets `search` up for simulations from `position`: the tree's root (the subtree kept from

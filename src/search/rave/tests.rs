@@ -333,18 +333,20 @@ fn threads_prove_small_endgames_with_the_solvers_verdict() {
 }
 
 #[test]
-fn threads_fill_a_small_shared_tree_and_search_on_until_the_next_search_prunes_it() {
+fn a_tree_full_as_a_search_starts_is_pruned_first() {
     let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
-    let mut search = Rave::new(Params { threads: 4, memory_bytes: 0, ..small() }, 5);
-    let report = search.think(&position, &Budget::nodes(60_000));
-    assert_eq!(report.iterations, 60_000);
-    let (len, capacity) = (tree(&search).len(), tree(&search).capacity());
-    assert!(len <= capacity && len + 81 > capacity, "full: {len} of {capacity} nodes");
-    check_tree(&search, &position);
-    search.think(&position, &Budget::nodes(100));
-    assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 60_100);
-    assert!(tree(&search).len() < capacity / 2 + 100 * 81, "pruned as the search started");
-    check_tree(&search, &position);
+    for threads in [1, 4] {
+        // Filled frozen, then pruned by the next search's preparation.
+        let mut search = Rave::new(Params { threads, memory_bytes: 0, prune_share: 0.0, ..small() }, 5);
+        search.think(&position, &Budget::nodes(60_000));
+        let (len, capacity) = (tree(&search).len(), tree(&search).capacity());
+        assert!(len <= capacity && len + 81 > capacity, "full: {len} of {capacity} nodes");
+        search.core.params.prune_share = 0.5;
+        search.think(&position, &Budget::nodes(100));
+        assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 60_100);
+        assert!(tree(&search).len() < capacity / 2 + 100 * 81, "pruned as the search started");
+        check_tree(&search, &position);
+    }
 }
 
 /// The most simulations of a leaf not proven in the tree of `search`.
@@ -364,7 +366,8 @@ fn busiest_leaf(search: &Rave) -> u32 {
 #[test]
 fn a_full_tree_is_pruned_and_its_busy_leaves_expanded_again() {
     let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
-    for threads in [1, 2] {
+    // One thread, a tree each, one tree shared: the threads stop at a full tree and go on.
+    for threads in [1, 2, 4] {
         // The least tree (6,724 nodes), full many times over: a frozen leaf piles up
         // simulations, a pruned tree expands a leaf again once it is busy enough to keep.
         let params = Params { threads, memory_bytes: 0, ..small() };
@@ -373,6 +376,9 @@ fn a_full_tree_is_pruned_and_its_busy_leaves_expanded_again() {
         for search in [&mut pruned, &mut frozen] {
             let report = search.think(&position, &Budget::nodes(60_000));
             assert_eq!(report.iterations, 60_000);
+            if threads != 2 {
+                assert_eq!(tree(search).stats(NodeId::ROOT).visits(), 60_000, "{threads} threads");
+            }
             assert!(tree(search).len() <= tree(search).capacity());
             check_tree(search, &position);
         }

@@ -1,11 +1,13 @@
 //! The playout search on three threads or more ([`crate::search::params::Params::threads`]): each runs simulations on the
 //! one [`Shared`] tree, with its own descent, positions and random numbers, until the budget
-//! ends or the root is proven. The endgame solver of small leaves (`rave_solve_points`) is
-//! one for all: a thread that finds it busy plays its leaf out.
+//! ends, the root is proven or the tree is full; a full tree is pruned, as one thread's is
+//! ([`driver::make_room`]), and the threads search on. The endgame solver of small leaves
+//! (`rave_solve_points`) is one for all: a thread that finds it busy plays its leaf out.
 
 use super::{solve, Context, Rave, RaveStats, Worker};
+use crate::rules::point::MAX_MOVES;
 use crate::rules::Position;
-use crate::search::driver::{Core, LeafClock};
+use crate::search::driver::{self, Core, LeafClock};
 use crate::search::endgame::Solver;
 use crate::search::engine::Budget;
 use crate::search::time::CLOCK_INTERVAL;
@@ -30,23 +32,46 @@ struct Search<'a> {
     /// Simulations taken from the budget, on cache lines of their own (written every
     /// `BATCH` simulations, while the fields around are read at every one).
     taken: Padded<AtomicU64>,
-    /// Raised by the thread that found the budget spent.
+    /// Raised by the thread that found the budget spent or the tree full.
     stop: AtomicBool,
+    /// Whether a thread stops at a full tree, for it to be pruned ([`Params::prune_share`]).
+    ///
+    /// [`Params::prune_share`]: crate::search::params::Params::prune_share
+    prunes: bool,
     /// On lines of its own: locked at each small leaf.
     solver: Padded<Mutex<&'a mut Option<Solver>>>,
 }
 
-/// Runs simulations of `search`, prepared for `position`, on [`crate::search::params::Params::threads`] threads:
-/// how many ran.
+/// Runs simulations of `search`, prepared for `position`, on [`crate::search::params::Params::threads`] threads,
+/// pruning the tree whenever they fill it: how many ran.
 pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u64 {
+    let (mut simulations, mut prunes) = (0, search.core.params.prune_share > 0.0);
+    loop {
+        simulations += run_shared(search, position, budget, simulations, prunes);
+        let done = budget.nodes.is_some_and(|nodes| simulations >= nodes) || budget.expired();
+        if done || search.core.tree.proof(NodeId::ROOT).is_known() || search.core.tree.has_room(MAX_MOVES) {
+            return simulations;
+        }
+        if !driver::make_room(search, position, budget) {
+            return simulations;
+        }
+        // A tree too small to make room in searches on full.
+        prunes = search.core.tree.has_room(MAX_MOVES);
+    }
+}
+
+/// Runs simulations on the threads until the budget, `before` of whose simulations ran, ends,
+/// the root is proven or, where the search `prunes`, the tree is full: how many ran.
+fn run_shared(search: &mut Rave, position: &Position, budget: &Budget, before: u64, prunes: bool) -> u64 {
     let Core { params, tree, solver, rng, leaf_clock } = &mut search.core;
     let seeds: Vec<u64> = (0..params.threads).map(|_| rng.u64(..)).collect();
     let shared = Search {
         context: Context::new(params, &search.values, search.eyes),
         root: position,
         budget,
-        taken: Padded(AtomicU64::new(0)),
+        taken: Padded(AtomicU64::new(before)),
         stop: AtomicBool::new(false),
+        prunes,
         solver: Padded(Mutex::new(solver)),
     };
     let tree = tree.share();
@@ -85,6 +110,10 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
         }
         for _ in 0..BATCH.min(max - first) {
             if search.stop.load(Relaxed) || tree.proof(NodeId::ROOT).is_known() {
+                break 'search;
+            }
+            if search.prunes && !tree.has_room(MAX_MOVES) {
+                search.stop.store(true, Relaxed);
                 break 'search;
             }
             let prove = |p: &Position| solve(&params, &mut **search.solver.0.try_lock().ok()?, p);
