@@ -23,32 +23,13 @@ pub struct Step {
 /// NoGo removes no stones, so the moves a side played from a node on are its stones on the
 /// final board that were empty there: the node's legal moves that the final board holds a
 /// stone of that side on. A node's children are its legal moves in board order, so the child
-/// of move `p` is the one after as many children as there are moves below `p`: its rank, which
-/// BMI2's bit extraction gives for all the hits at once where the processor has it.
+/// of move `p` is the one after as many children as there are moves below `p`.
 pub fn backup(
     tree: &mut impl Nodes<RaveStats>,
     path: &[Step],
     to_move: Color,
     winner: Color,
     played: [Bitboard; 2],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the processor has BMI2.
-        return unsafe { extracted::backup(tree, path, to_move, winner, played) };
-    }
-    count_along(tree, path, to_move, winner, played, Ranks::new);
-}
-
-/// [`backup`] with `ranks` of the hits among a node's moves.
-#[inline(always)]
-fn count_along<R: Iterator<Item = usize>>(
-    tree: &mut impl Nodes<RaveStats>,
-    path: &[Step],
-    to_move: Color,
-    winner: Color,
-    played: [Bitboard; 2],
-    ranks: impl Fn(Bitboard, Bitboard) -> R,
 ) {
     let mut side = to_move;
     for (depth, step) in path.iter().enumerate() {
@@ -58,92 +39,10 @@ fn count_along<R: Iterator<Item = usize>>(
         }
         if tree.has_children(step.id) {
             let won = winner == side;
-            let ranks = ranks(step.moves, played[side.index()] & step.moves);
+            let ranks = Ranks::new(step.moves, played[side.index()] & step.moves);
             tree.update_children(step.id, ranks, |child| child.count_rave(won));
         }
         side = !side;
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod extracted {
-    use super::{count_along, Step};
-    use crate::rules::{Bitboard, Color};
-    use crate::search::rave::node::RaveStats;
-    use crate::search::tree::Nodes;
-    use std::arch::x86_64::_pext_u64;
-
-    /// [`super::backup`] with the ranks by bit extraction ([`Ranks`]).
-    ///
-    /// # Safety
-    ///
-    /// The processor must have BMI2 (`is_x86_feature_detected!("bmi2")`).
-    #[target_feature(enable = "bmi2")]
-    pub(super) unsafe fn backup(
-        tree: &mut impl Nodes<RaveStats>,
-        path: &[Step],
-        to_move: Color,
-        winner: Color,
-        played: [Bitboard; 2],
-    ) {
-        count_along(tree, path, to_move, winner, played, |moves, hits| Ranks::new(moves, hits));
-    }
-
-    /// The ranks among a set of moves of some of them (`hits`), in order: the hits' bits
-    /// gathered to the moves' ranks (`pext`), a word at a time.
-    pub(super) struct Ranks {
-        /// The ranks in the low word of the moves, one bit each.
-        low: u64,
-        /// The ranks in the high word, less `high_below`.
-        high: u64,
-        /// The moves of the low word.
-        high_below: u32,
-    }
-
-    impl Ranks {
-        #[inline]
-        #[target_feature(enable = "bmi2")]
-        pub(super) fn new(moves: Bitboard, hits: Bitboard) -> Ranks {
-            let (moves_low, moves_high) = (moves.0 as u64, (moves.0 >> 64) as u64);
-            let (hits_low, hits_high) = (hits.0 as u64, (hits.0 >> 64) as u64);
-            Ranks {
-                low: _pext_u64(hits_low, moves_low),
-                high: _pext_u64(hits_high, moves_high),
-                high_below: moves_low.count_ones(),
-            }
-        }
-    }
-
-    impl Iterator for Ranks {
-        type Item = usize;
-
-        #[inline]
-        fn next(&mut self) -> Option<usize> {
-            if self.low != 0 {
-                let rank = self.low.trailing_zeros();
-                self.low &= self.low - 1;
-                return Some(rank as usize);
-            }
-            if self.high != 0 {
-                let rank = self.high_below + self.high.trailing_zeros();
-                self.high &= self.high - 1;
-                return Some(rank as usize);
-            }
-            None
-        }
-
-        /// A loop a word, for `for_each`.
-        #[inline]
-        fn fold<B, F: FnMut(B, usize) -> B>(self, init: B, mut f: F) -> B {
-            let mut acc = init;
-            for (below, mut ranks) in [(0, self.low), (self.high_below, self.high)] {
-                while ranks != 0 {
-                    acc = f(acc, (below + ranks.trailing_zeros()) as usize);
-                    ranks &= ranks - 1;
-                }
-            }
-            acc
-        }
     }
 }
 
@@ -239,17 +138,6 @@ mod tests {
             let mut folded = Vec::new();
             Ranks::new(Bitboard(moves), Bitboard(hits)).for_each(|rank| folded.push(rank));
             assert_eq!(folded, expected, "in a loop: moves {moves:#x}, hits {hits:#x}");
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("bmi2") {
-                // SAFETY: the processor has BMI2.
-                let extracted = || unsafe { super::extracted::Ranks::new(Bitboard(moves), Bitboard(hits)) };
-                let mut stepped = extracted();
-                let ranks: Vec<usize> = std::iter::from_fn(|| stepped.next()).collect();
-                assert_eq!(ranks, expected, "extracted one by one: moves {moves:#x}, hits {hits:#x}");
-                let mut folded = Vec::new();
-                extracted().for_each(|rank| folded.push(rank));
-                assert_eq!(folded, expected, "extracted in a loop: moves {moves:#x}, hits {hits:#x}");
-            }
             // A loop taken up after the first steps.
             let mut rest = Ranks::new(Bitboard(moves), Bitboard(hits));
             let first: Vec<usize> = rest.by_ref().take(expected.len() / 2).collect();
