@@ -146,8 +146,10 @@ tunables! {
         "A search given less than this many milliseconds plays out spoiling first, while points are contested, an eye the last move threatens to finish next to the side to move (0: never; a search without a clock never does).";
     rave_eval_weight: f32 = 0.5, 0.0..=1.0,
         "The playout search's prior mean of a new node: 0.5 plus this times the evaluation of its position less 0.5.";
-    rave_solve_points: u32 = 0, 0..=22,
-        "The playout search proves a leaf with at most this many live points by the endgame solver, within `tree_solve_nodes` nodes, instead of playing it out (0: never).";
+    rave_solve_points: u32 = 10, 0..=22,
+        "In a search given less than `rave_solve_ms`, the playout search proves a leaf with at most this many live points by the endgame solver, within `tree_solve_nodes` nodes, instead of playing it out (0: never).";
+    rave_solve_ms: u32 = 100, 0..=86_400_000,
+        "A search given less than this many milliseconds proves small endgames at its leaves (`rave_solve_points`; 0: never; a search without a clock never does).";
     rave_policy_weight: f32 = 0.0, 0.0..=0.5,
         "Near the root (`policy_depth`), the playout search's prior means spread by the policy network's ranking, 0.5 +- this.";
     rave_value_weight: f32 = 0.0, 0.0..=2.0,

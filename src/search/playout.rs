@@ -15,6 +15,7 @@ use crate::rules::point::MAX_MOVES;
 use crate::rules::stones::Stones;
 use crate::rules::{Bitboard, Color, Point, Position};
 use crate::search::params::Params;
+use crate::search::time::is_shorter;
 use std::time::Duration;
 
 /// The end of a playout: who won, and each colour's stones on the final board (every point a
@@ -56,7 +57,7 @@ impl OwnPoint {
 /// has less than [`Params::playout_eyes_ms`], as they win at short times only (evidence:
 /// docs/strength-log.md#playout_eyes_ms).
 pub fn spoils_eyes(params: &Params, time: Option<Duration>) -> bool {
-    time.is_some_and(|time| time < Duration::from_millis(params.playout_eyes_ms.into()))
+    is_shorter(time, params.playout_eyes_ms)
 }
 
 /// Plays `position` out to the end by the policy above and returns the outcome.

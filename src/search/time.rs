@@ -28,6 +28,12 @@ pub fn deadline(start: Instant, limit: Duration) -> Instant {
     start + limit.mul_f64(SHARE_OF_LIMIT).saturating_sub(RESERVE)
 }
 
+/// Whether a search with `time` to run (`None`: no clock) has less than `ms` milliseconds: a
+/// short search, for the settings that win at short times only.
+pub fn is_shorter(time: Option<Duration>, ms: u32) -> bool {
+    time.is_some_and(|time| time < Duration::from_millis(ms.into()))
+}
+
 /// A turn limit from the input's `time_limit` field. Botzone's documents give it in seconds in
 /// places and in milliseconds in their example (`"time_limit":1000`). No real limit is under
 /// 0.1 s or over 100 s, so values of 100 and more are read as milliseconds and smaller ones as

@@ -28,11 +28,12 @@ use crate::search::engine::{Budget, Proof};
 use crate::search::eval::ValueTable;
 use crate::search::params::Params;
 use crate::search::playout::{spoils_eyes, Outcome, OwnPoint, Start};
+use crate::search::time::is_shorter;
 use crate::search::tree::{NodeId, Nodes, Stats};
 use crate::search::walk::Walk;
 use backup::Step;
 pub use node::RaveStats;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The playout search.
 pub struct Rave {
@@ -41,8 +42,8 @@ pub struct Rave {
     values: ValueTable,
     /// The descent of this thread's simulations, made as a search starts.
     worker: Option<Box<Worker>>,
-    /// Whether this search's playouts spoil eyes ([`spoils_eyes`]), set as it starts to run.
-    eyes: bool,
+    /// What this search does for the time it has, set as it starts to run.
+    short: Short,
     /// With two threads, the other thread's search, on a tree of its own (`roots`).
     other: Option<Box<Rave>>,
     /// What the other search's root children added to this tree's, to be taken back.
@@ -56,12 +57,32 @@ struct Context<'a> {
     params: &'a Params,
     values: &'a ValueTable,
     own: OwnPoint,
-    eyes: bool,
+    short: Short,
 }
 
 impl<'a> Context<'a> {
-    fn new(params: &'a Params, values: &'a ValueTable, eyes: bool) -> Context<'a> {
-        Context { params, values, own: OwnPoint::of(params), eyes }
+    fn new(params: &'a Params, values: &'a ValueTable, short: Short) -> Context<'a> {
+        Context { params, values, own: OwnPoint::of(params), short }
+    }
+}
+
+/// What a search does differently when given little time, as that wins at short times only.
+#[derive(Clone, Copy, Debug, Default)]
+struct Short {
+    /// Its playouts spoil eyes ([`spoils_eyes`]).
+    eyes: bool,
+    /// It proves small endgames at its leaves ([`Params::rave_solve_points`]).
+    solves: bool,
+}
+
+impl Short {
+    /// What a search with `time` to run (`None`: no clock) does: each setting below its
+    /// threshold (evidence: docs/strength-log.md#playout_eyes_ms, #rave_solve_points).
+    fn of(params: &Params, time: Option<Duration>) -> Short {
+        Short {
+            eyes: spoils_eyes(params, time),
+            solves: params.rave_solve_points > 0 && is_shorter(time, params.rave_solve_ms),
+        }
     }
 }
 
@@ -82,18 +103,18 @@ impl Rave {
             values: ValueTable::new(&params),
             core: Core::new(params, seed),
             worker: None,
-            eyes: false,
+            short: Short::default(),
             other: (params.threads == 2).then(|| Box::new(roots::other_search(&params, seed))),
             added: None,
         }
     }
 }
 
-/// Whether a leaf's `position` has at most [`Params::rave_solve_points`] live points: a
-/// playout misjudges small endgames that the endgame solver settles.
-fn is_small_endgame(params: &Params, position: &Position) -> bool {
-    let points = params.rave_solve_points;
-    points > 0 && position.live_points() <= points
+/// Whether a leaf's `position`, in a search that proves small endgames at its leaves, has at
+/// most [`Params::rave_solve_points`] live points: a playout misjudges small endgames that
+/// the endgame solver settles.
+fn is_small_endgame(context: Context, position: &Position) -> bool {
+    context.short.solves && position.live_points() <= context.params.rave_solve_points
 }
 
 /// The proof, for its mover, of a small endgame's `position` by `solver` within
@@ -167,8 +188,7 @@ impl Worker {
         self.descend(tree, context);
         let leaf = self.path.last().expect("a descent holds the root").id;
         let position = self.walk.at(self.path.len() - 1).0;
-        if leaf != NodeId::ROOT && !tree.proof(leaf).is_known() && is_small_endgame(context.params, position)
-        {
+        if leaf != NodeId::ROOT && !tree.proof(leaf).is_known() && is_small_endgame(context, position) {
             if let Some(proof) = solve(position) {
                 tree.set_proof(leaf, proof);
                 proofs::prove_up(tree, &self.path);
@@ -197,7 +217,7 @@ enum Leaf {
 #[inline]
 fn play_out(start: Start, context: Context, rng: &mut fastrand::Rng, leaf_clock: &mut LeafClock) -> Outcome {
     let clock = leaf_clock.start();
-    let outcome = start.play_out(rng, context.own, context.eyes);
+    let outcome = start.play_out(rng, context.own, context.short.eyes);
     leaf_clock.stop(clock);
     outcome
 }
@@ -249,7 +269,7 @@ impl Simulate for Rave {
     fn simulate(&mut self, root: &Position) {
         let worker = self.worker.as_mut().expect("a worker from the start of the search");
         let Core { params, tree, solver, rng, leaf_clock } = &mut self.core;
-        let context = Context::new(params, &self.values, self.eyes);
+        let context = Context::new(params, &self.values, self.short);
         worker.simulate(tree, context, rng, leaf_clock, |p| solve(params, solver, p), root);
     }
 
@@ -257,7 +277,7 @@ impl Simulate for Rave {
     /// (`threads`).
     fn run(&mut self, position: &Position, budget: &Budget) -> u64 {
         let time = budget.deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
-        self.eyes = spoils_eyes(&self.core.params, time);
+        self.short = Short::of(&self.core.params, time);
         if let Some(mut other) = self.other.take() {
             let simulations = roots::run(self, &mut other, position, budget);
             self.other = Some(other);

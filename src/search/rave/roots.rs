@@ -30,7 +30,7 @@ pub(super) fn other_search(params: &Params, seed: u64) -> Rave {
 /// second thread, each half of a budget of simulations; adds the other's root children to the
 /// search's tree: how many simulations ran.
 pub(super) fn run(search: &mut Rave, other: &mut Rave, position: &Position, budget: &Budget) -> u64 {
-    other.eyes = search.eyes;
+    other.short = search.short;
     other.core.leaf_clock = search.core.leaf_clock.fork();
     let (mut this_budget, mut other_budget) = (*budget, *budget);
     if let Some(nodes) = budget.nodes {

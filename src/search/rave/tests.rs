@@ -7,7 +7,7 @@ use crate::search::endgame::{self, Solver};
 use crate::search::engine::{Budget, Engine};
 use crate::search::eval;
 use crate::search::tree::Tree;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 fn tree(search: &Rave) -> &Tree<RaveStats> {
     &search.core.tree
@@ -35,19 +35,26 @@ fn fixed_simulations_are_reproducible_legal_and_spread_over_the_root() {
 }
 
 #[test]
-fn playouts_spoil_eyes_only_in_a_search_short_of_time() {
+fn eyes_are_spoiled_and_leaves_solved_only_in_a_search_short_of_time() {
     let position = play_out(&[(4, 4), (2, 2)]);
     let mut search = Rave::new(small(), 1);
-    let short = Duration::from_millis(small().playout_eyes_ms.into()) / 2;
+    let (eyes, solves) = (small().playout_eyes_ms, small().rave_solve_ms);
+    assert!(solves < eyes);
     // 500 simulations end each search long before its deadline.
-    let within = |time| Budget { nodes: Some(500), ..Budget::until(Instant::now() + time) };
-    search.think(&position, &within(short));
-    assert!(search.eyes);
-    search.think(&position, &within(100 * short));
-    assert!(!search.eyes, "time enough");
-    search.think(&position, &within(short));
+    let within = |ms: u32| Budget {
+        nodes: Some(500),
+        ..Budget::until(Instant::now() + Duration::from_millis(ms.into()))
+    };
+    let short = |search: &Rave| (search.short.eyes, search.short.solves);
+    search.think(&position, &within(solves / 2));
+    assert_eq!(short(&search), (true, true));
+    search.think(&position, &within((solves + eyes) / 2));
+    assert_eq!(short(&search), (true, false), "time enough to solve no leaf");
+    search.think(&position, &within(100 * eyes));
+    assert_eq!(short(&search), (false, false), "time enough");
+    search.think(&position, &within(solves / 2));
     search.think(&position, &Budget::nodes(500));
-    assert!(!search.eyes, "no clock");
+    assert_eq!(short(&search), (false, false), "no clock");
 }
 
 #[test]
@@ -100,15 +107,29 @@ fn small_endgames_are_proven_with_the_solvers_verdict() {
     assert!(proven >= 15, "only {proven} of 20 proven");
 }
 
+/// A budget of `nodes` simulations in a search given a minute.
+fn nodes_in_a_minute(nodes: u64) -> Budget {
+    Budget { deadline: Some(Instant::now() + Duration::from_secs(60)), ..Budget::nodes(nodes) }
+}
+
 #[test]
-fn the_solver_proves_small_endgames_at_the_leaves() {
-    let (mut with, mut without) = (0, 0);
+fn the_solver_proves_small_endgames_at_the_leaves_of_short_searches() {
+    let (mut with, mut without, mut long, mut unclocked) = (0, 0, 0, 0);
     for position in random_positions(11, |p| (14..=18).contains(&p.live_points())) {
         let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
-        for (points, proven) in [(12, &mut with), (0, &mut without)] {
+        // A minute is short under a threshold of a day, long under one of a second.
+        let day = 86_400_000;
+        let runs = [
+            (12, day, nodes_in_a_minute(2000), &mut with),
+            (0, day, nodes_in_a_minute(2000), &mut without),
+            (12, 1000, nodes_in_a_minute(2000), &mut long),
+            (12, day, Budget::nodes(2000), &mut unclocked),
+        ];
+        for (points, ms, budget, proven) in runs {
             // The root's own solver off: only the tree's proofs count.
-            let params = Params { rave_solve_points: points, endgame_points: 0, ..small() };
-            let report = Rave::new(params, 0).think(&position, &Budget::nodes(2000));
+            let params =
+                Params { rave_solve_points: points, rave_solve_ms: ms, endgame_points: 0, ..small() };
+            let report = Rave::new(params, 0).think(&position, &budget);
             if report.proof.is_known() {
                 assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
                 *proven += 1;
@@ -116,6 +137,11 @@ fn the_solver_proves_small_endgames_at_the_leaves() {
         }
     }
     assert!(with >= without + 5, "{with} proven with the solver at the leaves, {without} without");
+    assert_eq!(
+        (long, unclocked),
+        (without, without),
+        "a long search, or one without a clock, solves no leaf"
+    );
 }
 
 #[test]
@@ -126,7 +152,7 @@ fn new_nodes_start_from_the_evaluation_of_their_position() {
     let mut search = Rave::new(params, 0);
     search.core.tree.set_root(&position);
     let moves = position.legal_moves();
-    let context = Context::new(&params, &search.values, false);
+    let context = Context::new(&params, &search.values, Short::default());
     assert!(expand::expand(&mut search.core.tree, context, NodeId::ROOT, &position, moves, 0));
     let mut priors = Vec::new();
     for p in moves.iter() {
@@ -151,7 +177,7 @@ fn near_the_root_the_value_network_corrects_the_evaluations_prior() {
     let priors = |params: &Params, depth: usize| {
         let mut search = Rave::new(*params, 0);
         search.core.tree.set_root(&position);
-        let context = Context::new(params, &search.values, false);
+        let context = Context::new(params, &search.values, Short::default());
         let moves = position.legal_moves();
         assert!(expand::expand(&mut search.core.tree, context, NodeId::ROOT, &position, moves, depth));
         let tree = tree(&search);
@@ -319,9 +345,15 @@ fn threads_prove_small_endgames_with_the_solvers_verdict() {
         for position in random_positions(9, |p| (10..=16).contains(&p.live_points())) {
             let exact = endgame::solve(&position, &Budget::default()).expect("no limit");
             // The solver at the leaves too, which the threads share.
-            let params = Params { threads, rave_solve_points: 10, endgame_points: 0, ..small() };
+            let params = Params {
+                threads,
+                rave_solve_points: 10,
+                rave_solve_ms: 86_400_000,
+                endgame_points: 0,
+                ..small()
+            };
             let mut search = Rave::new(params, 0);
-            let report = search.think(&position, &Budget::nodes(30_000));
+            let report = search.think(&position, &nodes_in_a_minute(30_000));
             if report.proof.is_known() {
                 assert_eq!(report.proof, Proof::proven(exact.win), "{position}");
                 proven += 1;

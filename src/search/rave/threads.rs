@@ -66,7 +66,7 @@ fn run_shared(search: &mut Rave, position: &Position, budget: &Budget, before: u
     let Core { params, tree, solver, rng, leaf_clock } = &mut search.core;
     let seeds: Vec<u64> = (0..params.threads).map(|_| rng.u64(..)).collect();
     let shared = Search {
-        context: Context::new(params, &search.values, search.eyes),
+        context: Context::new(params, &search.values, search.short),
         root: position,
         budget,
         taken: Padded(AtomicU64::new(before)),
