@@ -28,6 +28,25 @@ pub struct Core<S: Stats> {
     pub rng: fastrand::Rng,
     /// The time spent at the leaves, when measured (`nogo bench`).
     pub leaf_clock: LeafClock,
+    /// Solver nodes spent on the tree's proofs since the clock was last read.
+    pub unclocked_solver_nodes: u64,
+}
+
+/// Solver nodes of the tree's proofs after which the clock is read before the next
+/// [`CLOCK_INTERVAL`] ends: a few milliseconds, where 256 simulations that each ran a full
+/// proof could take over 100.
+const SOLVER_NODES_PER_CLOCK_READ: u64 = 4096;
+
+/// Whether the clock is to be read before the next [`CLOCK_INTERVAL`] of simulations ends,
+/// `unclocked` solver nodes of the tree's proofs having run since it was last read: then
+/// they count from 0 again.
+#[inline]
+pub fn solver_clock_due(unclocked: &mut u64) -> bool {
+    let due = *unclocked >= SOLVER_NODES_PER_CLOCK_READ;
+    if due {
+        *unclocked = 0;
+    }
+    due
 }
 
 /// Leaves between two that [`LeafClock`] times: reading the clock twice at every leaf would
@@ -99,6 +118,7 @@ impl<S: Stats> Core<S> {
             solver: None,
             rng: fastrand::Rng::with_seed(seed),
             leaf_clock: LeafClock::default(),
+            unclocked_solver_nodes: 0,
         }
     }
 
@@ -163,13 +183,6 @@ pub trait Simulate: Send {
     /// One simulation from `position`, the position at the tree's root.
     fn simulate(&mut self, position: &Position);
 
-    /// Whether the clock is to be read before the next [`CLOCK_INTERVAL`] of simulations ends
-    /// (a search whose simulations ran long work).
-    #[inline]
-    fn clock_due(&mut self) -> bool {
-        false
-    }
-
     /// Runs simulations from `position`, prepared, until `budget` ends or the root is
     /// proven: how many ran. By default [`run_serial`].
     fn run(&mut self, position: &Position, budget: &Budget) -> u64
@@ -191,7 +204,10 @@ pub fn run_serial<T: Simulate>(search: &mut T, position: &Position, budget: &Bud
         }
         search.simulate(position);
         simulations += 1;
-        if (simulations.is_multiple_of(CLOCK_INTERVAL) || search.clock_due()) && budget.expired() {
+        if (simulations.is_multiple_of(CLOCK_INTERVAL)
+            || solver_clock_due(&mut search.core_mut().unclocked_solver_nodes))
+            && budget.expired()
+        {
             break;
         }
     }

@@ -126,7 +126,8 @@ impl Mcts {
         let nodes = self.core.params.tree_solve_nodes;
         let solver = self.core.solver();
         let proof = solver.mover_proof(position, nodes);
-        self.unclocked_solver_nodes += solver.nodes();
+        let spent = solver.nodes();
+        self.core.unclocked_solver_nodes += spent;
         proof
     }
 

@@ -30,19 +30,12 @@ use ordering::{PointStats, FRESH_HISTORY};
 use select::{Choice, CHOICES, NO_CHOICE};
 use std::collections::HashMap;
 
-/// Solver nodes of the tree's proofs ([`Params::tree_solve_points`]) after which the clock is
-/// read before the next clock interval ends: a few milliseconds, where 256 iterations that
-/// each ran a full proof could take over 100.
-const SOLVER_NODES_PER_CLOCK_READ: u64 = 4096;
-
 /// The evaluation search.
 pub struct Mcts {
     core: Core<McStats>,
     /// Per colour, how each point has done this turn wherever it was played in the tree (the
     /// "history heuristic"); the ranking of children breaks ties by it.
     history: [[PointStats; INDEX_COUNT]; 2],
-    /// Solver nodes spent on the tree's proofs since the clock was last read.
-    unclocked_solver_nodes: u64,
     /// The policy network's order of the moves of positions whose nodes use it, by their
     /// position and last move ([`grow`]): computed once per position, not per growth, node,
     /// transposition or turn; emptied when it reaches [`grow::POLICY_ORDERS`] entries.
@@ -65,7 +58,6 @@ impl Mcts {
         Mcts {
             core: Core::new(params, seed),
             history: FRESH_HISTORY,
-            unclocked_solver_nodes: 0,
             policy_orders: HashMap::new(),
             choices: vec![NO_CHOICE; CHOICES],
             values: eval::ValueTable::new(&params),
@@ -157,14 +149,6 @@ impl Simulate for Mcts {
         };
         self.backup(&path, value, position.to_move());
         (self.path, self.walk) = (path, Some(walk));
-    }
-
-    fn clock_due(&mut self) -> bool {
-        let due = self.unclocked_solver_nodes >= SOLVER_NODES_PER_CLOCK_READ;
-        if due {
-            self.unclocked_solver_nodes = 0;
-        }
-        due
     }
 }
 

@@ -268,9 +268,14 @@ impl Simulate for Rave {
 
     fn simulate(&mut self, root: &Position) {
         let worker = self.worker.as_mut().expect("a worker from the start of the search");
-        let Core { params, tree, solver, rng, leaf_clock } = &mut self.core;
+        let Core { params, tree, solver, rng, leaf_clock, unclocked_solver_nodes } = &mut self.core;
         let context = Context::new(params, &self.values, self.short);
-        worker.simulate(tree, context, rng, leaf_clock, |p| solve(params, solver, p), root);
+        let prove = |p: &Position| {
+            let proof = solve(params, solver, p);
+            *unclocked_solver_nodes += solver.as_ref().map_or(0, Solver::nodes);
+            proof
+        };
+        worker.simulate(tree, context, rng, leaf_clock, prove, root);
     }
 
     /// On [`Params::threads`] threads: two on a tree each (`roots`), more on one shared tree

@@ -63,7 +63,7 @@ pub(super) fn run(search: &mut Rave, position: &Position, budget: &Budget) -> u6
 /// Runs simulations on the threads until the budget, `before` of whose simulations ran, ends,
 /// the root is proven or, where the search `prunes`, the tree is full: how many ran.
 fn run_shared(search: &mut Rave, position: &Position, budget: &Budget, before: u64, prunes: bool) -> u64 {
-    let Core { params, tree, solver, rng, leaf_clock } = &mut search.core;
+    let Core { params, tree, solver, rng, leaf_clock, .. } = &mut search.core;
     let seeds: Vec<u64> = (0..params.threads).map(|_| rng.u64(..)).collect();
     let shared = Search {
         context: Context::new(params, &search.values, search.short),
@@ -102,7 +102,7 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
     // Copies of their own, read at every simulation, beside nothing another thread writes.
     let (params, root) = (*search.context.params, search.root.clone());
     let context = Context { params: &params, ..search.context };
-    let mut done = 0;
+    let (mut done, mut unclocked_solver_nodes) = (0, 0);
     'search: loop {
         let first = search.taken.0.fetch_add(BATCH, Relaxed);
         if first >= max {
@@ -116,13 +116,19 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
                 search.stop.store(true, Relaxed);
                 break 'search;
             }
-            let prove = |p: &Position| solve(&params, &mut **search.solver.0.try_lock().ok()?, p);
+            let prove = |p: &Position| {
+                let mut solver = search.solver.0.try_lock().ok()?;
+                let proof = solve(&params, &mut solver, p);
+                unclocked_solver_nodes += (**solver).as_ref().map_or(0, Solver::nodes);
+                proof
+            };
             worker.simulate(&mut tree, context, &mut rng, &mut clock, prove, &root);
             done += 1;
             if done % FLUSH_INTERVAL == 0 {
                 tree.flush();
             }
-            if done % CLOCK_INTERVAL == 0 && search.budget.expired() {
+            let clock_due = driver::solver_clock_due(&mut unclocked_solver_nodes);
+            if (done % CLOCK_INTERVAL == 0 || clock_due) && search.budget.expired() {
                 search.stop.store(true, Relaxed);
                 break 'search;
             }
