@@ -9,7 +9,7 @@ use crate::rules::point::MAX_MOVES;
 use crate::rules::{Point, Position};
 use crate::search::analysis;
 use crate::search::endgame::{answer_without_tree, Solver, DEFAULT_TABLE_BITS};
-use crate::search::engine::{Budget, BusyNode, Engine, Report};
+use crate::search::engine::{Budget, BusyNode, Engine, Proof, Report};
 use crate::search::params::Params;
 use crate::search::time::CLOCK_INTERVAL;
 use crate::search::tree::{NodeId, Stats, Tree};
@@ -36,6 +36,21 @@ pub struct Core<S: Stats> {
 /// [`CLOCK_INTERVAL`] ends: a few milliseconds, where 256 simulations that each ran a full
 /// proof could take over 100.
 const SOLVER_NODES_PER_CLOCK_READ: u64 = 4096;
+
+/// The proof, for its mover, of a small endgame's `position` in the tree by `solver` (made on
+/// first use) within `nodes` nodes, the nodes it took counted in `unclocked` for the clock
+/// ([`solver_clock_due`]).
+pub fn tree_proof(
+    solver: &mut Option<Solver>,
+    position: &Position,
+    nodes: u32,
+    unclocked: &mut u64,
+) -> Option<Proof> {
+    let solver = Solver::made_once(solver);
+    let proof = solver.mover_proof(position, nodes);
+    *unclocked += solver.nodes();
+    proof
+}
 
 /// Whether the clock is to be read before the next [`CLOCK_INTERVAL`] of simulations ends,
 /// `unclocked` solver nodes of the tree's proofs having run since it was last read: then
@@ -138,11 +153,6 @@ impl<S: Stats> Core<S> {
     /// A bound on the time [`Core::prune`] takes on this tree on a slow machine.
     fn prune_time(&self) -> Duration {
         Duration::from_nanos(PRUNE_NANOS_PER_NODE * self.tree.len() as u64)
-    }
-
-    /// The endgame solver, made on first use.
-    pub fn solver(&mut self) -> &mut Solver {
-        Solver::made_once(&mut self.solver)
     }
 
     /// Simulations of the root's child playing `p` (0 when there is none).

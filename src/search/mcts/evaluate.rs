@@ -4,6 +4,7 @@
 use super::Mcts;
 use crate::rules::tactics::{can_be_closed, find_decisive};
 use crate::rules::{Bitboard, Position};
+use crate::search::driver::tree_proof;
 use crate::search::engine::Proof;
 use crate::search::eval;
 use crate::search::tree::NodeId;
@@ -124,11 +125,8 @@ impl Mcts {
             return None;
         }
         let nodes = self.core.params.tree_solve_nodes;
-        let solver = self.core.solver();
-        let proof = solver.mover_proof(position, nodes);
-        let spent = solver.nodes();
-        self.core.unclocked_solver_nodes += spent;
-        proof
+        let core = &mut self.core;
+        tree_proof(&mut core.solver, position, nodes, &mut core.unclocked_solver_nodes)
     }
 
     /// Proves the root's children from the solver's table: a kept tree scored them before

@@ -118,9 +118,14 @@ fn is_small_endgame(context: Context, position: &Position) -> bool {
 }
 
 /// The proof, for its mover, of a small endgame's `position` by `solver` within
-/// [`Params::tree_solve_nodes`] nodes.
-fn solve(params: &Params, solver: &mut Option<Solver>, position: &Position) -> Option<Proof> {
-    Solver::made_once(solver).mover_proof(position, params.tree_solve_nodes)
+/// [`Params::tree_solve_nodes`] nodes, the nodes counted in `unclocked` for the clock.
+fn solve(
+    params: &Params,
+    solver: &mut Option<Solver>,
+    position: &Position,
+    unclocked: &mut u64,
+) -> Option<Proof> {
+    driver::tree_proof(solver, position, params.tree_solve_nodes, unclocked)
 }
 
 impl Worker {
@@ -270,11 +275,7 @@ impl Simulate for Rave {
         let worker = self.worker.as_mut().expect("a worker from the start of the search");
         let Core { params, tree, solver, rng, leaf_clock, unclocked_solver_nodes } = &mut self.core;
         let context = Context::new(params, &self.values, self.short);
-        let prove = |p: &Position| {
-            let proof = solve(params, solver, p);
-            *unclocked_solver_nodes += solver.as_ref().map_or(0, Solver::nodes);
-            proof
-        };
+        let prove = |p: &Position| solve(params, solver, p, unclocked_solver_nodes);
         worker.simulate(tree, context, rng, leaf_clock, prove, root);
     }
 

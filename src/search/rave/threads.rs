@@ -116,12 +116,8 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
                 search.stop.store(true, Relaxed);
                 break 'search;
             }
-            let prove = |p: &Position| {
-                let mut solver = search.solver.0.try_lock().ok()?;
-                let proof = solve(&params, &mut solver, p);
-                unclocked_solver_nodes += (**solver).as_ref().map_or(0, Solver::nodes);
-                proof
-            };
+            let unclocked = &mut unclocked_solver_nodes;
+            let prove = |p: &Position| solve(&params, &mut **search.solver.0.try_lock().ok()?, p, unclocked);
             worker.simulate(&mut tree, context, &mut rng, &mut clock, prove, &root);
             done += 1;
             if done % FLUSH_INTERVAL == 0 {
