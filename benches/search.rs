@@ -49,10 +49,10 @@ fn simulation(c: &mut Criterion) {
         let middle_game = position(MIDDLE_GAME);
         prepare(&mut search, &middle_game);
         for _ in 0..NODES {
-            search.simulate(&middle_game);
+            search.simulate(&middle_game, 1);
         }
         c.bench_function(&format!("simulation/{name}/middle_game"), |b| {
-            b.iter(|| search.simulate(&middle_game))
+            b.iter(|| search.simulate(&middle_game, 1))
         });
     }
     one(c, "rave", Rave::new(params(), 0));

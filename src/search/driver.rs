@@ -11,7 +11,7 @@ use crate::search::analysis;
 use crate::search::endgame::{answer_without_tree, Solver, DEFAULT_TABLE_BITS};
 use crate::search::engine::{Budget, BusyNode, Engine, Proof, Report};
 use crate::search::params::Params;
-use crate::search::time::CLOCK_INTERVAL;
+use crate::search::time::{passes_multiple, CLOCK_INTERVAL};
 use crate::search::tree::{NodeId, Stats, Tree};
 use std::time::{Duration, Instant};
 
@@ -190,8 +190,9 @@ pub trait Simulate: Send {
         self.core_mut().tree.forget();
     }
 
-    /// One simulation from `position`, the position at the tree's root.
-    fn simulate(&mut self, position: &Position);
+    /// Simulations from `position`, the position at the tree's root: one, or a few from the
+    /// same leaf, at most `most` (not 0); how many.
+    fn simulate(&mut self, position: &Position, most: u64) -> u64;
 
     /// Runs simulations from `position`, prepared, until `budget` ends or the root is
     /// proven: how many ran. By default [`run_serial`].
@@ -212,9 +213,9 @@ pub fn run_serial<T: Simulate>(search: &mut T, position: &Position, budget: &Bud
         if !make_room(search, position, budget) {
             break;
         }
-        search.simulate(position);
-        simulations += 1;
-        if (simulations.is_multiple_of(CLOCK_INTERVAL)
+        let before = simulations;
+        simulations += search.simulate(position, max - simulations);
+        if (passes_multiple(before, simulations, CLOCK_INTERVAL)
             || solver_clock_due(&mut search.core_mut().unclocked_solver_nodes))
             && budget.expired()
         {

@@ -138,6 +138,8 @@ tunables! {
         "Virtual all-moves-as-first simulations, at half a win each, of a new node of the playout search.";
     rave_expand_visits: u32 = 1, 0..=1000,
         "A leaf of the playout search gets its children once simulated this many times.";
+    rave_leaf_playouts: u32 = 1, 1..=8,
+        "Playouts from each leaf a descent of the playout search reaches, each backed up.";
     rave_amaf_reserves: u32 = 0, 0..=1,
         "Whether the moves a playout makes once nothing is contested count as all moves as first (1) or not (0).";
     playout_take_own: u32 = 1, 0..=1,

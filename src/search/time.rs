@@ -22,6 +22,13 @@ pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
 /// iteration.
 pub const CLOCK_INTERVAL: u64 = 256;
 
+/// Whether a count going from `before` to `after` (not less) passes a multiple of `interval`:
+/// counts that grow by more than one at a time still read the clock every `interval`.
+#[inline]
+pub fn passes_multiple(before: u64, after: u64, interval: u64) -> bool {
+    before / interval != after / interval
+}
+
 /// The instant the search must stop by, for a turn whose clock started at `start` with
 /// `limit` to answer.
 pub fn deadline(start: Instant, limit: Duration) -> Instant {
@@ -150,6 +157,15 @@ impl GameClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_passes_a_multiple_once_it_reaches_or_steps_over_it() {
+        assert!(passes_multiple(255, 256, 256));
+        assert!(passes_multiple(254, 257, 256), "stepped over");
+        assert!(!passes_multiple(256, 258, 256), "left behind");
+        assert!(!passes_multiple(0, 0, 256));
+        assert!(passes_multiple(0, 1, 1));
+    }
 
     #[test]
     fn deadline_leaves_a_margin_and_never_precedes_start() {

@@ -121,7 +121,7 @@ impl Simulate for Mcts {
 
     /// One iteration: descend by UCB, score one new node, back its value up.
     #[inline(never)]
-    fn simulate(&mut self, position: &Position) {
+    fn simulate(&mut self, position: &Position, _most: u64) -> u64 {
         // Both are taken for the iteration and put back: the descent's helpers borrow the search.
         let mut path = std::mem::take(&mut self.path);
         let mut walk = self.walk.take().expect("a walk from the start of the search");
@@ -149,6 +149,7 @@ impl Simulate for Mcts {
         };
         self.backup(&path, value, position.to_move());
         (self.path, self.walk) = (path, Some(walk));
+        1
     }
 }
 

@@ -93,6 +93,8 @@ struct Worker {
     path: Vec<Step>,
     /// The positions of the last descent, kept for the next.
     walk: Walk,
+    /// The side to move at the root.
+    to_move: Color,
 }
 
 impl Rave {
@@ -131,7 +133,7 @@ fn solve(
 impl Worker {
     /// Ready for simulations from `root`, the position at the tree's root.
     fn new(root: &Position) -> Worker {
-        Worker { path: Vec::with_capacity(MAX_POSITIONS), walk: Walk::new(root) }
+        Worker { path: Vec::with_capacity(MAX_POSITIONS), walk: Walk::new(root), to_move: root.to_move() }
     }
 
     /// Descends from the root to a leaf, counting each node's visit and expanding a leaf
@@ -164,8 +166,10 @@ impl Worker {
         }
     }
 
-    /// Descends, expands, plays out (from the start of a search at `root`) and backs up;
-    /// `solve` proves a small endgame at a leaf where it can.
+    /// Descends, expands, plays out and backs up: a simulation for a proven leaf, otherwise
+    /// [`Params::rave_leaf_playouts`] (at most `most`, not 0) from the leaf reached, each
+    /// counted along the descent; how many. `solve` proves a small endgame at a leaf where it
+    /// can.
     fn simulate(
         &mut self,
         tree: &mut impl Nodes<RaveStats>,
@@ -173,13 +177,25 @@ impl Worker {
         rng: &mut fastrand::Rng,
         leaf_clock: &mut LeafClock,
         solve: impl FnOnce(&Position) -> Option<Proof>,
-        root: &Position,
-    ) {
-        let outcome = match self.reach_leaf(tree, context, solve) {
-            Leaf::Known(outcome) => outcome,
-            Leaf::Open(start) => play_out(start, context, rng, leaf_clock),
+        most: u64,
+    ) -> u64 {
+        let start = match self.reach_leaf(tree, context, solve) {
+            Leaf::Known(outcome) => {
+                back_up(tree, context, &self.path, self.to_move, &outcome);
+                return 1;
+            }
+            Leaf::Open(start) => start,
         };
-        back_up(tree, context, &self.path, root.to_move(), &outcome);
+        let playouts = most.min(context.params.rave_leaf_playouts.into());
+        for playout in 0..playouts {
+            // The descent counted the first playout's visits.
+            if playout > 0 {
+                self.path.iter().for_each(|step| tree.update(step.id, RaveStats::visit));
+            }
+            let outcome = play_out(start, context, rng, leaf_clock);
+            back_up(tree, context, &self.path, self.to_move, &outcome);
+        }
+        playouts
     }
 
     /// Descends to a leaf (`self.path`), proving it by `solve` when a small endgame: its
@@ -271,12 +287,12 @@ impl Simulate for Rave {
         }
     }
 
-    fn simulate(&mut self, root: &Position) {
+    fn simulate(&mut self, _root: &Position, most: u64) -> u64 {
         let worker = self.worker.as_mut().expect("a worker from the start of the search");
         let Core { params, tree, solver, rng, leaf_clock, unclocked_solver_nodes } = &mut self.core;
         let context = Context::new(params, &self.values, self.short);
         let prove = |p: &Position| solve(params, solver, p, unclocked_solver_nodes);
-        worker.simulate(tree, context, rng, leaf_clock, prove, root);
+        worker.simulate(tree, context, rng, leaf_clock, prove, most)
     }
 
     /// On [`Params::threads`] threads: two on a tree each (`roots`), more on one shared tree

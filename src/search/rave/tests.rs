@@ -35,6 +35,33 @@ fn fixed_simulations_are_reproducible_legal_and_spread_over_the_root() {
 }
 
 #[test]
+fn a_leaf_is_played_out_several_times_each_counted_within_the_budget() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    let mut search = Rave::new(Params { rave_leaf_playouts: 3, ..small() }, 2);
+    driver::prepare(&mut search, &position);
+    assert_eq!(search.simulate(&position, u64::MAX), 3, "three playouts from the first leaf");
+    let visits = |search: &Rave| -> Vec<u32> {
+        let tree = tree(search);
+        tree.children(NodeId::ROOT).map(|child| tree.stats(child).visits()).collect()
+    };
+    assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 3);
+    let children = visits(&search);
+    assert_eq!(children.iter().filter(|&&n| n > 0).collect::<Vec<_>>(), [&3], "one leaf: {children:?}");
+    assert_eq!(search.simulate(&position, 2), 2, "no more than asked");
+    // A budget that is not a multiple of three runs exactly, on the same tree.
+    let report = search.think(&position, &Budget::nodes(1000));
+    assert_eq!(report.iterations, 1000);
+    assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 1005);
+    assert_eq!(visits(&search).iter().sum::<u32>(), 1005, "each playout through one child");
+    check_tree(&search, &position);
+    // On the shared tree too, each thread within its share of the budget.
+    let mut search = Rave::new(Params { rave_leaf_playouts: 3, threads: 4, ..small() }, 2);
+    assert_eq!(search.think(&position, &Budget::nodes(10_000)).iterations, 10_000);
+    assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 10_000);
+    check_tree(&search, &position);
+}
+
+#[test]
 fn eyes_are_spoiled_and_leaves_solved_only_in_a_search_short_of_time() {
     let position = play_out(&[(4, 4), (2, 2)]);
     let mut search = Rave::new(small(), 1);

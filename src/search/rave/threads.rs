@@ -10,7 +10,7 @@ use crate::rules::Position;
 use crate::search::driver::{self, Core, LeafClock};
 use crate::search::endgame::Solver;
 use crate::search::engine::Budget;
-use crate::search::time::CLOCK_INTERVAL;
+use crate::search::time::{passes_multiple, CLOCK_INTERVAL};
 use crate::search::tree::{NodeId, Nodes, Padded, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -99,8 +99,8 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut tree = tree.handle();
     let max = search.budget.nodes.unwrap_or(u64::MAX);
-    // Copies of their own, read at every simulation, beside nothing another thread writes.
-    let (params, root) = (*search.context.params, search.root.clone());
+    // A copy of its own, read at every simulation, beside nothing another thread writes.
+    let params = *search.context.params;
     let context = Context { params: &params, ..search.context };
     let (mut done, mut unclocked_solver_nodes) = (0, 0);
     'search: loop {
@@ -108,7 +108,8 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
         if first >= max {
             break;
         }
-        for _ in 0..BATCH.min(max - first) {
+        let (mut ran, batch) = (0, BATCH.min(max - first));
+        while ran < batch {
             if search.stop.load(Relaxed) || tree.proof(NodeId::ROOT).is_known() {
                 break 'search;
             }
@@ -118,13 +119,14 @@ fn work(search: &Search, tree: &Shared<RaveStats>, seed: u64, mut clock: LeafClo
             }
             let unclocked = &mut unclocked_solver_nodes;
             let prove = |p: &Position| solve(&params, &mut **search.solver.0.try_lock().ok()?, p, unclocked);
-            worker.simulate(&mut tree, context, &mut rng, &mut clock, prove, &root);
-            done += 1;
-            if done % FLUSH_INTERVAL == 0 {
+            let simulations = worker.simulate(&mut tree, context, &mut rng, &mut clock, prove, batch - ran);
+            let before = done;
+            (ran, done) = (ran + simulations, done + simulations);
+            if passes_multiple(before, done, FLUSH_INTERVAL) {
                 tree.flush();
             }
             let clock_due = driver::solver_clock_due(&mut unclocked_solver_nodes);
-            if (done % CLOCK_INTERVAL == 0 || clock_due) && search.budget.expired() {
+            if (passes_multiple(before, done, CLOCK_INTERVAL) || clock_due) && search.budget.expired() {
                 search.stop.store(true, Relaxed);
                 break 'search;
             }
