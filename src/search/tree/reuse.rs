@@ -76,36 +76,33 @@ impl<S: Stats> Tree<S> {
     /// the kept blocks' nodes slide to the front in arena order, each to its rank among them,
     /// so that no node overwrites one not yet moved.
     fn keep(&mut self, id: NodeId, least: u32) {
-        let kept_block = |links: &super::Links, stats: &S, is_root: bool| {
-            links.slots > 0 && (is_root || stats.visits() >= least)
-        };
-        // The kept nodes in arena order, each visited as the scan reaches it, but for the
-        // nodes of a block behind the scan (a grown block's children moved past their own
-        // blocks), visited at once, depth first.
+        // The kept nodes, found in arena order a word of the set at a time: a block is made
+        // after its owner, so it lies ahead of the scan, which reaches it, unless it is a grown
+        // block's children moved past their own blocks: those behind the scan are visited at
+        // once, depth first.
         let mut kept = Ranks::new(self.len());
-        let mut stack = vec![id];
-        let mut scan = 0;
-        loop {
-            while let Some(node) = stack.pop() {
-                let links = self.links(node);
-                if kept_block(links, self.stats(node), node == id) {
-                    let first = links.first as usize;
-                    kept.insert(first..first + links.slots as usize);
-                    if first < scan {
-                        stack.extend(self.children(node));
-                    }
+        let mut behind = Vec::new();
+        self.mark(id, true, least, 0, &mut kept, &mut behind);
+        for word in 0..kept.words.len() {
+            // The members of this word visited: every bit up to the last one visited.
+            let mut visited = 0u64;
+            loop {
+                let members = kept.words[word] & !visited;
+                if members == 0 {
+                    break;
+                }
+                let bit = members.trailing_zeros();
+                visited = u64::MAX >> (63 - bit);
+                let node = word * 64 + bit as usize;
+                self.mark(NodeId(node as u32), false, least, node + 1, &mut kept, &mut behind);
+                while let Some(below) = behind.pop() {
+                    self.mark(below, false, least, node + 1, &mut kept, &mut behind);
                 }
             }
-            scan = kept.next(scan, true);
-            if scan >= self.len() {
-                break;
-            }
-            stack.push(NodeId(scan as u32));
-            scan += 1;
         }
         let total = kept.count();
         let relink = |links: &mut super::Links, stats: &S, is_root: bool| {
-            if kept_block(links, stats, is_root) {
+            if Self::keeps_block(links, stats, is_root, least) {
                 links.first = 1 + kept.rank(links.first as usize) as u32;
             } else {
                 (links.first, links.slots, links.children) = (0, 0, 0);
@@ -124,6 +121,35 @@ impl<S: Stats> Tree<S> {
         }
         self.columns.truncate(1 + total);
     }
+
+    /// Whether a prune to `least` keeps the block of a node with `links` and `stats` (the
+    /// kept tree's root's always).
+    #[inline(always)]
+    fn keeps_block(links: &super::Links, stats: &S, is_root: bool, least: u32) -> bool {
+        links.slots > 0 && (is_root || stats.visits() >= least)
+    }
+
+    /// Adds the block of `node` to `kept` when a prune to `least` keeps it, and its children
+    /// to `behind` when the block starts before `scan`, the node the arena's scan is at.
+    #[inline(always)]
+    fn mark(
+        &self,
+        node: NodeId,
+        is_root: bool,
+        least: u32,
+        scan: usize,
+        kept: &mut Ranks,
+        behind: &mut Vec<NodeId>,
+    ) {
+        let links = self.links(node);
+        if Self::keeps_block(links, self.stats(node), is_root, least) {
+            let first = links.first as usize;
+            kept.insert(first..first + links.slots as usize);
+            if first < scan {
+                behind.extend(self.children(node));
+            }
+        }
+    }
 }
 
 /// A set of the arena's nodes, one bit each, that tells each member's rank (the members
@@ -140,8 +166,13 @@ impl Ranks {
     }
 
     fn insert(&mut self, nodes: std::ops::Range<usize>) {
-        for node in nodes {
-            self.words[node / 64] |= 1 << (node % 64);
+        let mut start = nodes.start;
+        while start < nodes.end {
+            // The bits `from..to` of the word of `start`.
+            let (word, from) = (start / 64, start % 64);
+            let to = (nodes.end - word * 64).min(64);
+            self.words[word] |= (u64::MAX >> (64 - (to - from))) << from;
+            start = word * 64 + to;
         }
     }
 
@@ -212,4 +243,31 @@ fn last_move(before: &Position, now: &Position) -> Option<Point> {
     let mine = added(before, now, mover)?;
     added(before, now, !mover)?;
     mine.has_at_most_one().then(|| mine.first()).flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ranks;
+
+    #[test]
+    fn ranges_inserted_are_the_members_in_runs_each_ranked() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..500 {
+            let nodes = rng.usize(1..400);
+            let mut set = Ranks::new(nodes);
+            let mut members = vec![false; nodes];
+            for _ in 0..rng.usize(0..8) {
+                let start = rng.usize(0..nodes);
+                let end = rng.usize(start..=nodes);
+                set.insert(start..end);
+                members[start..end].fill(true);
+            }
+            let expected: Vec<usize> = (0..nodes).filter(|&n| members[n]).collect();
+            assert_eq!(set.count(), expected.len());
+            for (rank, &node) in expected.iter().enumerate() {
+                assert_eq!(set.rank(node), rank, "node {node}");
+            }
+            assert_eq!(set.runs().flatten().collect::<Vec<_>>(), expected);
+        }
+    }
 }
