@@ -79,7 +79,8 @@ impl<S: Stats> Tree<S> {
         // The kept nodes, found in arena order a word of the set at a time: a block is made
         // after its owner, so it lies ahead of the scan, which reaches it, unless it is a grown
         // block's children moved past their own blocks: those behind the scan are visited at
-        // once, depth first.
+        // once, depth first. The word stays in hand: `Ranks::next` for each member took a
+        // fifth longer (docs/performance-log.md, the prune's marking a word at a time).
         let mut kept = Ranks::new(self.len());
         let mut behind = Vec::new();
         self.mark(id, true, least, 0, &mut kept, &mut behind);
