@@ -25,14 +25,20 @@ pub fn best_move<S: Stats>(tree: &Tree<S>, id: NodeId) -> Option<NodeId> {
 /// The expected line from the root: the best move of each node down while it has children,
 /// ending after a node no simulation went through.
 pub fn principal_variation<S: Stats>(tree: &Tree<S>) -> Vec<Point> {
+    best_move(tree, NodeId::ROOT).map_or_else(Vec::new, |first| line_from(tree, first))
+}
+
+/// The expected line from the root's child `first`: its move, then the best move of each
+/// node down as in [`principal_variation`].
+pub fn line_from<S: Stats>(tree: &Tree<S>, first: NodeId) -> Vec<Point> {
     let mut pv = Vec::new();
-    let mut id = NodeId::ROOT;
-    while let Some(child) = best_move(tree, id) {
-        pv.push(tree.point(child));
-        if tree.stats(child).visits() == 0 || pv.len() == MAX_POSITIONS {
+    let mut child = Some(first);
+    while let Some(id) = child {
+        pv.push(tree.point(id));
+        if tree.stats(id).visits() == 0 || pv.len() == MAX_POSITIONS {
             break;
         }
-        id = child;
+        child = best_move(tree, id);
     }
     pv
 }

@@ -194,6 +194,11 @@ pub trait Simulate: Send {
     /// same leaf, at most `most` (not 0); how many.
     fn simulate(&mut self, position: &Position, most: u64) -> u64;
 
+    /// The root's child to play once the search has run: by default [`analysis::best_move`].
+    fn move_to_play(&self) -> Option<NodeId> {
+        analysis::best_move(&self.core().tree, NodeId::ROOT)
+    }
+
     /// Runs simulations from `position`, prepared, until `budget` ends or the root is
     /// proven: how many ran. By default [`run_serial`].
     fn run(&mut self, position: &Position, budget: &Budget) -> u64
@@ -259,9 +264,10 @@ pub fn think<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) 
     }
     prepare(search, position);
     let simulations = search.run(position, budget);
+    let chosen = search.move_to_play();
     let core = search.core_mut();
     let tree = &core.tree;
-    let (best, win_rate) = match analysis::best_move(tree, NodeId::ROOT) {
+    let (best, win_rate) = match chosen {
         Some(child) => (tree.point(child), tree.stats(child).mean() as f64),
         None => {
             // No simulation ran (an expired budget): any legal move beats none.
@@ -271,7 +277,8 @@ pub fn think<T: Simulate>(search: &mut T, position: &Position, budget: &Budget) 
     };
     // The root's proof is for the player who moved into it: flipped for the side to move.
     let proof = tree.proof(NodeId::ROOT).flip();
-    Report::searched(best, simulations, started, win_rate, analysis::principal_variation(tree), proof)
+    let line = chosen.map_or_else(Vec::new, |child| analysis::line_from(tree, child));
+    Report::searched(best, simulations, started, win_rate, line, proof)
 }
 
 impl<T: Simulate> Engine for T {

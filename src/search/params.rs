@@ -160,6 +160,8 @@ tunables! {
         "Virtual all-moves-as-first simulations of a new node whose prior mean the value network corrected (`rave_value_weight`).";
     rave_value_depth: u32 = 2, 0..=81,
         "Nodes fewer than this many moves below the root give their children the value network's prior (`rave_value_weight`).";
+    rave_focus_rounds: u32 = 8, 1..=256,
+        "Rounds of a two-thread playout search: after the first, one tree deepens the root's surest move and the other searches the rest (1: a tree each, no focus).";
 }
 
 impl Params {

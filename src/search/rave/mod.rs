@@ -22,6 +22,7 @@ mod threads;
 use crate::rules::point::MAX_POSITIONS;
 use crate::rules::Bitboard;
 use crate::rules::{Color, Position};
+use crate::search::analysis;
 use crate::search::driver::{self, Core, LeafClock, Simulate};
 use crate::search::endgame::Solver;
 use crate::search::engine::{Budget, Proof};
@@ -33,6 +34,7 @@ use crate::search::tree::{NodeId, Nodes, Stats};
 use crate::search::walk::Walk;
 use backup::Step;
 pub use node::RaveStats;
+use select::RootRule;
 use std::time::{Duration, Instant};
 
 /// The playout search.
@@ -48,6 +50,8 @@ pub struct Rave {
     other: Option<Box<Rave>>,
     /// What the other search's root children added to this tree's, to be taken back.
     added: Option<roots::Added>,
+    /// Which of the root's children this search's descents may enter (`roots`).
+    root_rule: RootRule,
 }
 
 /// What a simulation reads besides the tree: the search's parameters, value table and
@@ -58,11 +62,13 @@ struct Context<'a> {
     values: &'a ValueTable,
     own: OwnPoint,
     short: Short,
+    /// Which of the root's children a descent may enter.
+    root: RootRule,
 }
 
 impl<'a> Context<'a> {
     fn new(params: &'a Params, values: &'a ValueTable, short: Short) -> Context<'a> {
-        Context { params, values, own: OwnPoint::of(params), short }
+        Context { params, values, own: OwnPoint::of(params), short, root: RootRule::Free }
     }
 }
 
@@ -108,6 +114,7 @@ impl Rave {
             short: Short::default(),
             other: (params.threads == 2).then(|| Box::new(roots::other_search(&params, seed))),
             added: None,
+            root_rule: RootRule::Free,
         }
     }
 }
@@ -161,7 +168,10 @@ impl Worker {
                     return;
                 }
             }
-            id = select::best_child(tree, id, context.params);
+            id = match depth {
+                0 => select::root_child(tree, id, context.params, context.root),
+                _ => select::best_child(tree, id, context.params),
+            };
             self.walk.enter(depth + 1, id, tree.point(id));
         }
     }
@@ -279,6 +289,14 @@ impl Simulate for Rave {
         self.worker = Some(Box::new(Worker::new(position)));
     }
 
+    fn move_to_play(&self) -> Option<NodeId> {
+        match &self.added {
+            // Focused rounds raise a child's count by its focus: the surest move, not the most simulated.
+            Some(_) if self.core.params.rave_focus_rounds > 1 => roots::surest(&self.core.tree, None),
+            _ => analysis::best_move(&self.core.tree, NodeId::ROOT),
+        }
+    }
+
     fn forget(&mut self) {
         self.core.tree.forget();
         self.added = None;
@@ -290,7 +308,7 @@ impl Simulate for Rave {
     fn simulate(&mut self, _root: &Position, most: u64) -> u64 {
         let worker = self.worker.as_mut().expect("a worker from the start of the search");
         let Core { params, tree, solver, rng, leaf_clock, unclocked_solver_nodes } = &mut self.core;
-        let context = Context::new(params, &self.values, self.short);
+        let context = Context { root: self.root_rule, ..Context::new(params, &self.values, self.short) };
         let prove = |p: &Position| solve(params, solver, p, unclocked_solver_nodes);
         worker.simulate(tree, context, rng, leaf_clock, prove, most)
     }

@@ -1,24 +1,29 @@
 //! The playout search on two threads, each growing a tree of its own from the same root (root
 //! parallelization, Chaslot, Winands and van den Herik 2008): the threads share nothing while
-//! they search, so each runs at one thread's speed. At the end the other tree's root children
-//! are added to this tree's (their simulations, and their proofs), so that the move and the
-//! analysis are read off this tree as on one thread; the additions are taken back before this
-//! tree searches again.
+//! they search, so each runs at one thread's speed. The search runs in rounds: after the
+//! first, one tree deepens the move surest so far and the other searches the rest, so that
+//! the move likely played is read deeper than either tree alone reads it. At the end the other
+//! tree's root children are added to this tree's (their simulations, and their proofs), so that
+//! the move and the analysis are read off this tree as on one thread; the additions are taken
+//! back before this tree searches again.
 
 use super::backup::Step;
+use super::select::RootRule;
 use super::{proofs, Rave, RaveStats};
+use crate::rules::point::MAX_MOVES;
 use crate::rules::{Bitboard, Point, Position};
-use crate::search::driver::{prepare, run_serial};
+use crate::search::driver::{self, prepare, run_serial};
 use crate::search::engine::{Budget, Proof};
 use crate::search::params::Params;
 use crate::search::tree::{NodeId, Tree, Words};
+use std::time::Instant;
 
 /// What this tree's root and its children held before the other tree's were added, at the
 /// position searched.
 pub(super) struct Added {
     root: Position,
     root_stats: RaveStats,
-    children: Vec<(Point, RaveStats)>,
+    pub(super) children: Vec<(Point, RaveStats)>,
 }
 
 /// The other thread's search: one thread's, on its own tree, from a seed of its own.
@@ -26,27 +31,104 @@ pub(super) fn other_search(params: &Params, seed: u64) -> Rave {
     Rave::new(Params { threads: 1, ..*params }, seed ^ 0x9e37_79b9_7f4a_7c15)
 }
 
+/// Simulations of a round when the budget has neither a clock nor a number of simulations.
+const UNBOUNDED_ROUND: u64 = 16_384;
+
 /// Runs simulations of `search`, prepared for `position`, and of `other` on its own tree on a
-/// second thread, each half of a budget of simulations; adds the other's root children to the
-/// search's tree: how many simulations ran.
+/// second thread, in [`Params::rave_focus_rounds`] rounds that split the budget evenly, each
+/// thread half a round: the first round each tree searches freely; in each later one this tree
+/// deepens only the move of [`surest`] and the other searches the rest. Adds the other's root
+/// children to this tree's: how many simulations ran.
 pub(super) fn run(search: &mut Rave, other: &mut Rave, position: &Position, budget: &Budget) -> u64 {
     other.short = search.short;
     other.core.leaf_clock = search.core.leaf_clock.fork();
-    let (mut this_budget, mut other_budget) = (*budget, *budget);
-    if let Some(nodes) = budget.nodes {
-        (this_budget.nodes, other_budget.nodes) = (Some(nodes - nodes / 2), Some(nodes / 2));
-    }
-    let simulations = std::thread::scope(|scope| {
-        // The other tree keeps its subtree of `position` there, at once with this one's search.
-        let others = scope.spawn(|| {
-            prepare(other, position);
-            run_serial(other, position, &other_budget)
+    let rounds = u64::from(search.core.params.rave_focus_rounds.max(1));
+    let mut simulations = 0;
+    for round in 0.. {
+        let rounds_left = rounds.saturating_sub(round).max(1);
+        let (mut this_budget, mut other_budget) = (*budget, *budget);
+        if let Some(deadline) = budget.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let end = Some(deadline - (left - left / rounds_left as u32));
+            (this_budget.deadline, other_budget.deadline) = (end, end);
+        }
+        let round_nodes = match budget.nodes {
+            Some(nodes) => Some((nodes - simulations).div_ceil(rounds_left)),
+            None => budget.deadline.is_none().then_some(UNBOUNDED_ROUND),
+        };
+        if let Some(nodes) = round_nodes {
+            (this_budget.nodes, other_budget.nodes) = (Some(nodes - nodes / 2), Some(nodes / 2));
+        }
+        let ran = std::thread::scope(|scope| {
+            // The other tree keeps its subtree of `position` there, at once with this one's search.
+            let others = scope.spawn(|| {
+                if round == 0 {
+                    prepare(other, position);
+                }
+                run_round(other, position, &other_budget, budget)
+            });
+            run_round(search, position, &this_budget, budget) + others.join().expect("the other search ends")
         });
-        run_serial(search, position, &this_budget) + others.join().expect("the other search ends")
-    });
+        simulations += ran;
+        let (tree, other_tree) = (&search.core.tree, &other.core.tree);
+        let proven = tree.proof(NodeId::ROOT).is_known() || other_tree.proof(NodeId::ROOT).is_known();
+        if ran == 0 || proven || budget.expired() || budget.nodes.is_some_and(|nodes| simulations >= nodes) {
+            break;
+        }
+        let focus = if rounds > 1 { surest(tree, Some(other_tree)) } else { None };
+        (search.root_rule, other.root_rule) = match focus.map(|child| tree.point(child)) {
+            Some(point) => (RootRule::Only(point), RootRule::Not(point)),
+            None => (RootRule::Free, RootRule::Free),
+        };
+    }
+    (search.root_rule, other.root_rule) = (RootRule::Free, RootRule::Free);
     search.core.leaf_clock.add(&other.core.leaf_clock);
     search.added = add(&mut search.core.tree, &other.core.tree, position);
     simulations
+}
+
+/// Runs simulations of `search`, prepared for `position`, for a `round` of the move's budget
+/// `whole`: how many. A tree full within the round is pruned while `whole` leaves time for it
+/// (a round is too short to judge that), and the round goes on.
+fn run_round(search: &mut Rave, position: &Position, round: &Budget, whole: &Budget) -> u64 {
+    let mut ran = 0;
+    while driver::make_room(search, position, whole) {
+        ran +=
+            run_serial(search, position, &Budget { nodes: round.nodes.map(|nodes| nodes - ran), ..*round });
+        let tree = &search.core.tree;
+        let over = round.expired() || round.nodes.is_some_and(|nodes| ran >= nodes);
+        if over || tree.proof(NodeId::ROOT).is_known() || tree.has_room(MAX_MOVES) {
+            break;
+        }
+    }
+    ran
+}
+
+/// The root's child of `tree` whose mean over its simulations there and in `other`'s same
+/// child, less `1 / sqrt(n)` for its `n` of them, is highest (the surest), a child proven won
+/// for its mover in either tree before any; none proven lost or not yet simulated.
+pub(super) fn surest(tree: &Tree<RaveStats>, other: Option<&Tree<RaveStats>>) -> Option<NodeId> {
+    let (mut best, mut best_bound) = (None, f32::NEG_INFINITY);
+    for child in tree.children(NodeId::ROOT) {
+        let theirs = other.and_then(|other| Some((other, other.child(NodeId::ROOT, tree.point(child))?)));
+        let proofs = [tree.proof(child), theirs.map_or(Proof::Unknown, |(other, t)| other.proof(t))];
+        if proofs.contains(&Proof::Win) {
+            return Some(child);
+        }
+        let mut stats = *tree.stats(child);
+        if let Some((other, theirs)) = theirs {
+            stats.add(other.stats(theirs));
+        }
+        if proofs.contains(&Proof::Loss) || stats.visits == 0 {
+            continue;
+        }
+        let n = stats.visits as f32;
+        let bound = stats.wins / n - 1.0 / n.sqrt();
+        if bound > best_bound {
+            (best, best_bound) = (Some(child), bound);
+        }
+    }
+    best
 }
 
 /// Adds the statistics and proofs of `other`'s root children to those of the same moves in

@@ -4,8 +4,55 @@
 //! computed here, on x86-64 eight children at a time with AVX, else four.
 
 use super::node::{Blend, RaveStats};
+use crate::rules::point::MAX_MOVES;
+use crate::rules::Point;
 use crate::search::params::Params;
 use crate::search::tree::{sqrt_ln, NodeId, Nodes, Stats};
+
+/// Which of the root's children a descent may enter: one tree of the two-thread search
+/// deepens one move, the other searches the rest (`super::roots`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootRule {
+    /// Any, by [`best_child`].
+    #[default]
+    Free,
+    /// Only the child playing this move, while it is there and not proven.
+    Only(Point),
+    /// Any but the child playing this move.
+    Not(Point),
+}
+
+/// The root's child to descend to under `rule`; [`best_child`] where the rule leaves no child
+/// open (its move absent or proven, or no other child but lost ones).
+#[inline]
+pub fn root_child(tree: &impl Nodes<RaveStats>, root: NodeId, params: &Params, rule: RootRule) -> NodeId {
+    let (RootRule::Only(point) | RootRule::Not(point)) = rule else {
+        return best_child(tree, root, params);
+    };
+    let count = tree.with_child_stats(root, |children| children.len());
+    let offset = (0..count).find(|&i| tree.point(tree.child_at(root, i)) == point);
+    let Some(offset) = offset else { return best_child(tree, root, params) };
+    if let RootRule::Only(_) = rule {
+        let child = tree.child_at(root, offset);
+        return if tree.proof(child).is_known() { best_child(tree, root, params) } else { child };
+    }
+    // The scores of the children but `point`'s, which scores below every other.
+    let exploration = params.rave_exploration * sqrt_ln(tree.stats(root).visits());
+    let blend = Blend { bias: 4.0 * params.rave_bias * params.rave_bias };
+    let best = tree.with_child_stats(root, |children| {
+        let mut others = [RaveStats::default(); MAX_MOVES];
+        let others = &mut others[..children.len()];
+        others.copy_from_slice(children);
+        others[offset].sum = f32::NEG_INFINITY;
+        let best = if blend.bias == 0.0 {
+            first_best(others, exploration)
+        } else {
+            first_best_by(others, |c| c.value(blend) + exploration * c.exploration())
+        };
+        (others[best].sum > f32::NEG_INFINITY).then_some(best)
+    });
+    best.map_or_else(|| best_child(tree, root, params), |best| tree.child_at(root, best))
+}
 
 /// The child of `parent` (with children, entered by this simulation) with the best score for
 /// the side to move there, `value + rave_exploration * sqrt(ln N * n) / (n + n')` (`n` its

@@ -270,28 +270,36 @@ fn busy_nodes_are_the_expanded_nodes_below_the_root_simulated_enough() {
     assert!(search.busy_nodes(&position, u32::MAX).is_empty());
 }
 
-/// Checks the tree of `search`, last searched from `position`: every node with children has
-/// one per legal move, in board order, and at least their simulations; every proof is the
-/// endgame solver's or agrees with its children's, and is marked in its statistics. The
-/// number of nodes.
+/// Checks the tree of `search`, last searched from `position`, and the other tree of two:
+/// every node with children has one per legal move, in board order, and at least their
+/// simulations; every proof is the endgame solver's or agrees with its children's (a root
+/// child's, with those of the same child in the other tree), and is marked in its statistics.
+/// The number of nodes of this tree.
 fn check_tree(search: &Rave, position: &Position) -> usize {
+    let other = search.other.as_deref().filter(|other| !tree(other).is_empty());
+    if let Some(other) = other {
+        check_tree(other, position);
+    }
+    let other = other.map(tree);
     let tree = tree(search);
-    let mut stack = vec![(NodeId::ROOT, position.clone())];
+    let mut stack = vec![(NodeId::ROOT, position.clone(), 0)];
     let mut nodes = 0;
     let mut solver = None;
-    while let Some((id, position)) = stack.pop() {
+    while let Some((id, position, depth)) = stack.pop() {
         nodes += 1;
         let (stats, proof) = (*tree.stats(id), tree.proof(id));
         let marked = [(Proof::Win, f32::INFINITY), (Proof::Loss, f32::NEG_INFINITY)];
         if let Some(&(_, sum)) = marked.iter().find(|m| m.0 == proof) {
             assert_eq!(stats.sum, sum, "a proof is marked in the statistics");
         }
+        let theirs = other.filter(|_| depth == 1).and_then(|other| other.child(NodeId::ROOT, tree.point(id)));
+        let proven_by_other = theirs.is_some_and(|t| proof.is_known() && other.unwrap().proof(t) == proof);
         // A small endgame's proof is the solver's (a thread may have proven a leaf with the
         // solver as another gave it children); a larger one's agrees with its children's.
         if proof.is_known() && position.live_points() <= 12 {
             let exact = Solver::made_once(&mut solver).mover_proof(&position, u32::MAX);
             assert_eq!(Some(proof), exact, "a proof, for the mover\n{position}");
-        } else if proof.is_known() {
+        } else if proof.is_known() && !proven_by_other {
             let mut proofs = tree.child_proofs(id);
             match proof {
                 Proof::Win => assert!(proofs.all(|p| p == Proof::Loss), "won: every reply lost"),
@@ -308,7 +316,7 @@ fn check_tree(search: &Rave, position: &Position) -> usize {
         for child in tree.children(id) {
             let mut after = position.clone();
             after.play(tree.point(child)).unwrap();
-            stack.push((child, after));
+            stack.push((child, after, depth + 1));
         }
     }
     nodes
@@ -346,7 +354,12 @@ fn two_trees_add_their_root_children_once() {
     let report = search.think(&position, &Budget::nodes(4000));
     let children = search.root_children(&position);
     assert_eq!(children.iter().map(|c| c.1).sum::<u32>(), 4000, "both trees' simulations, each once");
-    assert_eq!(children.iter().max_by_key(|c| c.1).unwrap().0, report.best);
+    // The move played is the surest over both trees' simulations, as the focus is.
+    let bound = |&(_, n, mean): &(Point, u32, f32)| mean - 1.0 / (n as f32).sqrt();
+    let surest =
+        children.iter().filter(|c| c.1 > 0).reduce(|best, c| if bound(c) > bound(best) { c } else { best });
+    assert_eq!(surest.unwrap().0, report.best);
+    assert_eq!(report.pv[0], report.best, "the line starts with the move played");
     // Searched again, the other tree's root children count only what they have now.
     search.think(&position, &Budget::nodes(4000));
     assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 8000);
@@ -362,6 +375,47 @@ fn two_trees_add_their_root_children_once() {
     search.new_game();
     search.think(&position, &Budget::nodes(2000));
     assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 2000);
+}
+
+#[test]
+fn a_root_rule_keeps_the_descents_to_its_moves() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    let point = Point::from_xy(3, 5).unwrap();
+    for (rule, only) in [(RootRule::Only(point), true), (RootRule::Not(point), false)] {
+        let mut search = Rave::new(small(), 4);
+        search.root_rule = rule;
+        search.think(&position, &Budget::nodes(3000));
+        let children = search.root_children(&position);
+        let (focused, others): (Vec<&(Point, u32, f32)>, Vec<_>) =
+            children.iter().partition(|c| c.0 == point);
+        let others: u32 = others.iter().map(|c| c.1).sum();
+        let (entered, left) = if only { (focused[0].1, others) } else { (others, focused[0].1) };
+        assert_eq!((entered, left), (3000, 0), "{rule:?}: simulations in and out of its moves");
+    }
+}
+
+#[test]
+fn after_the_first_round_one_tree_deepens_the_surest_move_and_the_other_the_rest() {
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    let params = |rounds| Params { threads: 2, rave_focus_rounds: rounds, ..small() };
+    // One round of 2000 simulations is the first round of two of 4000: the same seeds.
+    let mut first = Rave::new(params(1), 8);
+    first.think(&position, &Budget::nodes(2000));
+    let bound = |&(_, n, mean): &(Point, u32, f32)| mean - 1.0 / (n as f32).sqrt();
+    let surest = (first.root_children(&position).into_iter().filter(|c| c.1 > 0))
+        .reduce(|best, c| if bound(&c) > bound(&best) { c } else { best })
+        .unwrap()
+        .0;
+    let mut search = Rave::new(params(2), 8);
+    search.think(&position, &Budget::nodes(4000));
+    let own_visits = |search: &Rave| {
+        let own = &search.added.as_ref().expect("the other tree's children added").children;
+        own.iter().find(|c| c.0 == surest).unwrap().1.visits
+    };
+    assert_eq!(own_visits(&search), own_visits(&first) + 1000, "this tree's second round deepens it");
+    let other_visits = |search: &Rave| search.other.as_ref().unwrap().core.root_child_visits(surest);
+    assert_eq!(other_visits(&search), other_visits(&first), "the other's second round leaves it");
+    assert_eq!(search.other.as_ref().unwrap().core.tree.stats(NodeId::ROOT).visits(), 2000);
 }
 
 #[test]
@@ -408,16 +462,21 @@ fn a_tree_full_as_a_search_starts_is_pruned_first() {
     }
 }
 
-/// The most simulations of a leaf not proven in the tree of `search`.
-fn busiest_leaf(search: &Rave) -> u32 {
-    let tree = tree(search);
-    let mut stack = vec![NodeId::ROOT];
+/// The most simulations of a leaf not proven in the tree of `search`, last searched from
+/// `position`, and in the other tree of two, each with its own simulations only.
+fn busiest_leaf(search: &mut Rave, position: &Position) -> u32 {
+    if let Some(added) = search.added.take() {
+        roots::take_back(&mut search.core.tree, added, position);
+    }
+    let trees = std::iter::once(&*search).chain(search.other.as_deref());
+    let mut stack: Vec<(&Tree<RaveStats>, NodeId)> =
+        trees.map(|search| (tree(search), NodeId::ROOT)).collect();
     let mut busiest = 0;
-    while let Some(id) = stack.pop() {
+    while let Some((tree, id)) = stack.pop() {
         if !tree.has_children(id) && !tree.proof(id).is_known() {
             busiest = busiest.max(tree.stats(id).visits());
         }
-        stack.extend(tree.children(id));
+        stack.extend(tree.children(id).map(|child| (tree, child)));
     }
     busiest
 }
@@ -441,7 +500,10 @@ fn a_full_tree_is_pruned_and_its_busy_leaves_expanded_again() {
             assert!(tree(search).len() <= tree(search).capacity());
             check_tree(search, &position);
         }
-        let (pruned, frozen) = (busiest_leaf(&pruned), busiest_leaf(&frozen));
-        assert!(frozen >= 1000 && pruned * 4 < frozen, "busiest leaves {pruned} and {frozen} simulations");
+        let (pruned, frozen) = (busiest_leaf(&mut pruned, &position), busiest_leaf(&mut frozen, &position));
+        assert!(
+            frozen >= 1000 && pruned * 4 < frozen,
+            "{threads} threads: busiest leaves {pruned} and {frozen}"
+        );
     }
 }
