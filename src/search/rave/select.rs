@@ -37,18 +37,13 @@ pub fn root_child(tree: &impl Nodes<RaveStats>, root: NodeId, params: &Params, r
         return if tree.proof(child).is_known() { best_child(tree, root, params) } else { child };
     }
     // The scores of the children but `point`'s, which scores below every other.
-    let exploration = params.rave_exploration * sqrt_ln(tree.stats(root).visits());
-    let blend = Blend { bias: 4.0 * params.rave_bias * params.rave_bias };
+    let (exploration, blend) = scoring(tree, root, params);
     let best = tree.with_child_stats(root, |children| {
         let mut others = [RaveStats::default(); MAX_MOVES];
         let others = &mut others[..children.len()];
         others.copy_from_slice(children);
         others[offset].sum = f32::NEG_INFINITY;
-        let best = if blend.bias == 0.0 {
-            first_best(others, exploration)
-        } else {
-            first_best_by(others, |c| c.value(blend) + exploration * c.exploration())
-        };
+        let best = best_index(others, exploration, blend);
         (others[best].sum > f32::NEG_INFINITY).then_some(best)
     });
     best.map_or_else(|| best_child(tree, root, params), |best| tree.child_at(root, best))
@@ -61,16 +56,26 @@ pub fn root_child(tree: &impl Nodes<RaveStats>, root: NodeId, params: &Params, r
 /// lost only when all are.
 #[inline]
 pub fn best_child(tree: &impl Nodes<RaveStats>, parent: NodeId, params: &Params) -> NodeId {
-    let exploration = params.rave_exploration * sqrt_ln(tree.stats(parent).visits());
-    let blend = Blend { bias: 4.0 * params.rave_bias * params.rave_bias };
-    let best = tree.with_child_stats(parent, |children| {
-        if blend.bias == 0.0 {
-            first_best(children, exploration)
-        } else {
-            first_best_by(children, |c| c.value(blend) + exploration * c.exploration())
-        }
-    });
+    let (exploration, blend) = scoring(tree, parent, params);
+    let best = tree.with_child_stats(parent, |children| best_index(children, exploration, blend));
     tree.child_at(parent, best)
+}
+
+/// The exploration factor and the blend of the scores of the children of `parent`.
+#[inline]
+fn scoring(tree: &impl Nodes<RaveStats>, parent: NodeId, params: &Params) -> (f32, Blend) {
+    let exploration = params.rave_exploration * sqrt_ln(tree.stats(parent).visits());
+    (exploration, Blend { bias: 4.0 * params.rave_bias * params.rave_bias })
+}
+
+/// The index of the first of the best scores of `children`, as [`best_child`] scores them.
+#[inline]
+fn best_index(children: &[RaveStats], exploration: f32, blend: Blend) -> usize {
+    if blend.bias == 0.0 {
+        first_best(children, exploration)
+    } else {
+        first_best_by(children, |c| c.value(blend) + exploration * c.exploration())
+    }
 }
 
 /// The index of the first of the highest `score`s of `children` (0 when there are none).
