@@ -16,6 +16,7 @@ use crate::search::driver::{self, prepare, run_serial};
 use crate::search::engine::{Budget, Proof};
 use crate::search::params::Params;
 use crate::search::tree::{NodeId, Tree, Words};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// What this tree's root and its children held before the other tree's were added, at the
@@ -34,11 +35,16 @@ pub(super) fn other_search(params: &Params, seed: u64) -> Rave {
 /// Simulations of a round when the budget has neither a clock nor a number of simulations.
 const UNBOUNDED_ROUND: u64 = 16_384;
 
+/// Simulations a tree takes at a time from a later round's count, which both trees draw on so
+/// that the faster runs more of it and neither waits long for the other at the round's end.
+const DRAW: u64 = 128;
+
 /// Runs simulations of `search`, prepared for `position`, and of `other` on its own tree on a
-/// second thread, in [`Params::rave_focus_rounds`] rounds that split the budget evenly, each
-/// thread half a round: the first round each tree searches freely; in each later one this tree
-/// deepens only the move of [`surest`] and the other searches the rest. Adds the other's root
-/// children to this tree's: how many simulations ran.
+/// second thread, in [`Params::rave_focus_rounds`] rounds that split the budget evenly: the
+/// first round each tree searches freely, half its simulations each (so that for a seed the
+/// move focused on is the same every run); in each later one this tree deepens only the move
+/// of [`surest`] and the other searches the rest, both drawing on the round's simulations.
+/// Adds the other's root children to this tree's: how many simulations ran.
 pub(super) fn run(search: &mut Rave, other: &mut Rave, position: &Position, budget: &Budget) -> u64 {
     other.short = search.short;
     other.core.leaf_clock = search.core.leaf_clock.fork();
@@ -56,18 +62,24 @@ pub(super) fn run(search: &mut Rave, other: &mut Rave, position: &Position, budg
             Some(nodes) => Some((nodes - simulations).div_ceil(rounds_left)),
             None => budget.deadline.is_none().then_some(UNBOUNDED_ROUND),
         };
-        if let Some(nodes) = round_nodes {
-            (this_budget.nodes, other_budget.nodes) = (Some(nodes - nodes / 2), Some(nodes / 2));
-        }
+        let count = AtomicU64::new(round_nodes.unwrap_or(0));
+        let shared = match round_nodes {
+            Some(nodes) if round == 0 => {
+                (this_budget.nodes, other_budget.nodes) = (Some(nodes - nodes / 2), Some(nodes / 2));
+                None
+            }
+            nodes => nodes.map(|_| &count),
+        };
         let ran = std::thread::scope(|scope| {
             // The other tree keeps its subtree of `position` there, at once with this one's search.
             let others = scope.spawn(|| {
                 if round == 0 {
                     prepare(other, position);
                 }
-                run_round(other, position, &other_budget, budget)
+                run_round(other, position, &other_budget, shared, budget)
             });
-            run_round(search, position, &this_budget, budget) + others.join().expect("the other search ends")
+            run_round(search, position, &this_budget, shared, budget)
+                + others.join().expect("the other search ends")
         });
         simulations += ran;
         let (tree, other_tree) = (&search.core.tree, &other.core.tree);
@@ -88,9 +100,35 @@ pub(super) fn run(search: &mut Rave, other: &mut Rave, position: &Position, budg
 }
 
 /// Runs simulations of `search`, prepared for `position`, for a `round` of the move's budget
-/// `whole`: how many. A tree full within the round is pruned while `whole` leaves time for it
-/// (a round is too short to judge that), and the round goes on.
-fn run_round(search: &mut Rave, position: &Position, round: &Budget, whole: &Budget) -> u64 {
+/// `whole`, [`DRAW`] at a time from the `shared` count where there is one: how many. What a
+/// draw did not run (the root proven, the time out) goes back to the count for the other tree.
+fn run_round(
+    search: &mut Rave,
+    position: &Position,
+    round: &Budget,
+    shared: Option<&AtomicU64>,
+    whole: &Budget,
+) -> u64 {
+    let Some(left) = shared else { return run_part(search, position, round, whole) };
+    let mut ran = 0;
+    while let Ok(before) =
+        left.fetch_update(Relaxed, Relaxed, |left| (left > 0).then(|| left - left.min(DRAW)))
+    {
+        let draw = before.min(DRAW);
+        let part = run_part(search, position, &Budget { nodes: Some(draw), ..*round }, whole);
+        ran += part;
+        if part < draw {
+            left.fetch_add(draw - part, Relaxed);
+            break;
+        }
+    }
+    ran
+}
+
+/// Runs simulations of `search`, prepared for `position`, for a part of a round of the move's
+/// budget `whole`: how many. A tree full within it is pruned while `whole` leaves time for it
+/// (a round is too short to judge that), and the part goes on.
+fn run_part(search: &mut Rave, position: &Position, round: &Budget, whole: &Budget) -> u64 {
     let mut ran = 0;
     while driver::make_room(search, position, whole) {
         ran +=
