@@ -424,14 +424,17 @@ fn merge(paths: &[PathBuf], json: Option<&std::path::Path>) -> i32 {
             return 2;
         }
     };
-    let (tally, first, listed) = match shard::merge(&summaries) {
+    let shard::Merged { tally, first, games, notes } = match shard::merge(&summaries) {
         Ok(merged) => merged,
         Err(e) => {
             eprintln!("nogo arena merge: {e}");
             return 2;
         }
     };
-    let mut about = json!({ "games_list": listed });
+    for note in notes {
+        eprintln!("nogo arena merge: {note}");
+    }
+    let mut about = json!({ "games_list": games });
     for field in shard::MATCH_FIELDS.iter().chain(&["concurrency"]) {
         about[*field] = first[*field].clone();
     }

@@ -90,22 +90,55 @@ fn game_from_json(value: &Value) -> Result<(u64, Color, Outcome), String> {
     Ok((number, player1, outcome))
 }
 
-/// The fields that name a match: summaries merge only when all of them agree.
+/// The fields that name a match: summaries merge only when all of them agree (the players but
+/// for their programs' paths, [`same_player`]).
 pub const MATCH_FIELDS: [&str; 7] =
     ["player1", "player2", "games_planned", "time_s", "first_time_s", "openings", "seed"];
 
-/// The whole match from its shards' summaries (each named): its tally, the first summary (whose
-/// match fields all share) and every game listed, in order; an error when they are not the
+/// A match merged from its shards ([`merge`]).
+pub struct Merged<'a> {
+    /// The whole match's statistics.
+    pub tally: Tally,
+    /// The first summary, whose match fields all share.
+    pub first: &'a Value,
+    /// Every game listed, in order.
+    pub games: Vec<Value>,
+    /// Where a shard's player ran another program than the first summary's, a line saying so.
+    pub notes: Vec<String>,
+}
+
+/// Whether two summaries' players (`{"name", "spec"}`) are the same: the same name, protocol
+/// and arguments, the program (the command's first word) wherever each shard's machine has it.
+fn same_player(a: &Value, b: &Value) -> bool {
+    fn without_program(player: &Value) -> (&Value, &str, Vec<&str>) {
+        let spec = player["spec"].as_str().unwrap_or_default();
+        let (protocol, command) = spec.split_once(':').unwrap_or(("", spec));
+        (&player["name"], protocol, command.split_whitespace().skip(1).collect())
+    }
+    without_program(a) == without_program(b)
+}
+
+/// The whole match from its shards' summaries (each named); an error when they are not the
 /// shards of one match, or some are missing.
-pub fn merge(summaries: &[(String, Value)]) -> Result<(Tally, &Value, Vec<Value>), String> {
+pub fn merge(summaries: &[(String, Value)]) -> Result<Merged<'_>, String> {
     let (first_name, first) = summaries.first().ok_or("no summaries to merge")?;
     let count = first["shard"]["count"].as_u64().unwrap_or(1);
     let mut seen = vec![false; count as usize];
-    let mut games = Vec::new();
+    let (mut games, mut notes) = (Vec::new(), Vec::new());
     for (name, summary) in summaries {
         for field in MATCH_FIELDS {
-            if summary[field] != first[field] {
+            let (theirs, ours) = (&summary[field], &first[field]);
+            let player = field.starts_with("player");
+            if !(theirs == ours || player && same_player(theirs, ours)) {
                 return Err(format!("{name} is not of {first_name}'s match: its {field} differs"));
+            }
+            if theirs != ours {
+                let spec = |player: &Value| player["spec"].as_str().unwrap_or_default().to_string();
+                notes.push(format!(
+                    "{name}'s {field} ran `{}` where {first_name}'s ran `{}`: merged as one player",
+                    spec(theirs),
+                    spec(ours)
+                ));
             }
         }
         if summary["sprt"].is_object() {
@@ -138,7 +171,7 @@ pub fn merge(summaries: &[(String, Value)]) -> Result<(Tally, &Value, Vec<Value>
     for (number, player1_colour, outcome, _) in &games {
         tally.add(*number, *player1_colour, outcome);
     }
-    Ok((tally, first, games.into_iter().map(|(.., listed)| listed.clone()).collect()))
+    Ok(Merged { tally, first, games: games.into_iter().map(|(.., listed)| listed.clone()).collect(), notes })
 }
 
 #[cfg(test)]
@@ -179,5 +212,47 @@ mod tests {
         );
         assert_eq!((read.times, read.proofs), (outcome.times, outcome.proofs));
         assert!(game_from_json(&json!({"number": 1})).is_err());
+    }
+
+    #[test]
+    fn shards_merge_when_their_players_differ_only_by_the_program() {
+        let won = |winner| Outcome {
+            record: GameRecord::default(),
+            winner,
+            verdict: Verdict::NoLegalMove,
+            times: Default::default(),
+            proofs: Default::default(),
+        };
+        let summary = |index: u64, spec1: &str| {
+            let games: Vec<Value> = [2 * index - 1, 2 * index]
+                .map(|number| {
+                    game_json(number, [Color::Black, Color::White][number as usize % 2], &won(Color::Black))
+                })
+                .into();
+            let named = format!("shard{index}");
+            let summary = json!({
+                "player1": { "name": "two", "spec": spec1 },
+                "player2": { "name": "one", "spec": "json:/opt/nogo" },
+                "games_planned": 4, "time_s": 1.0, "first_time_s": 2.0, "openings": "standard", "seed": 5,
+                "shard": { "index": index, "count": 2 },
+                "games_list": games,
+            });
+            (named, summary)
+        };
+        let shards =
+            [summary(1, "json:/opt/nogo --threads 2"), summary(2, "json:/home/me/nogo-b --threads 2")];
+        let merged = merge(&shards).expect("the same players, the programs elsewhere");
+        assert_eq!(
+            (merged.tally.wins(), merged.tally.by_colour[0].wins),
+            (2, 2),
+            "player 1 won its games as black"
+        );
+        assert_eq!(merged.games.len(), 4);
+        assert_eq!(merged.notes.len(), 1, "{:?}", merged.notes);
+        assert!(merged.notes[0].contains("shard2's player1 ran `json:/home/me/nogo-b --threads 2`"));
+        for other in ["json:/opt/nogo --threads 3", "text:/opt/nogo --threads 2", "json:/opt/nogo"] {
+            let error = merge(&[shards[0].clone(), summary(2, other)]).err().expect(other);
+            assert!(error.contains("its player1 differs"), "{error}");
+        }
     }
 }
