@@ -91,7 +91,7 @@ fn game_from_json(value: &Value) -> Result<(u64, Color, Outcome), String> {
 }
 
 /// The fields that name a match: summaries merge only when all of them agree (the players but
-/// for their programs' paths, [`same_player`]).
+/// for their programs' paths, `same_player`).
 pub const MATCH_FIELDS: [&str; 7] =
     ["player1", "player2", "games_planned", "time_s", "first_time_s", "openings", "seed"];
 
