@@ -68,7 +68,8 @@ pub(super) fn run(search: &mut Rave, other: &mut Rave, position: &Position, budg
                 (this_budget.nodes, other_budget.nodes) = (Some(nodes - nodes / 2), Some(nodes / 2));
                 None
             }
-            nodes => nodes.map(|_| &count),
+            Some(_) => Some(&count),
+            None => None,
         };
         let ran = std::thread::scope(|scope| {
             // The other tree keeps its subtree of `position` there, at once with this one's search.

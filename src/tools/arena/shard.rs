@@ -5,6 +5,7 @@
 //! games, so the merge counts exactly what one machine would have.
 
 use super::judge::{Outcome, Proofs, Verdict};
+use super::spec::PlayerSpec;
 use super::stats::Tally;
 use crate::protocols::sgf::GameRecord;
 use crate::rules::Color;
@@ -107,15 +108,18 @@ pub struct Merged<'a> {
     pub notes: Vec<String>,
 }
 
-/// Whether two summaries' players (`{"name", "spec"}`) are the same: the same name, protocol
-/// and arguments, the program (the command's first word) wherever each shard's machine has it.
+/// Whether two summaries' players (`{"name", "spec"}`) are the same: the same name and
+/// [`PlayerSpec`] but for the program (the command's first word), wherever each shard's
+/// machine has it.
 fn same_player(a: &Value, b: &Value) -> bool {
-    fn without_program(player: &Value) -> (&Value, &str, Vec<&str>) {
-        let spec = player["spec"].as_str().unwrap_or_default();
-        let (protocol, command) = spec.split_once(':').unwrap_or(("", spec));
-        (&player["name"], protocol, command.split_whitespace().skip(1).collect())
+    fn without_program(player: &Value) -> Option<(&Value, PlayerSpec)> {
+        let mut spec = PlayerSpec::parse(player["spec"].as_str()?).ok()?;
+        if let PlayerSpec::Botzone { command, .. } | PlayerSpec::Gtp { command } = &mut spec {
+            *command = command.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
+        }
+        Some((&player["name"], spec))
     }
-    without_program(a) == without_program(b)
+    without_program(a).is_some_and(|a| without_program(b) == Some(a))
 }
 
 /// The whole match from its shards' summaries (each named); an error when they are not the
