@@ -113,7 +113,7 @@ fn run_round(
     let Some(left) = shared else { return run_part(search, position, round, whole) };
     let mut ran = 0;
     while let Ok(before) =
-        left.fetch_update(Relaxed, Relaxed, |left| (left > 0).then(|| left - left.min(DRAW)))
+        left.fetch_update(Relaxed, Relaxed, |left| (left > 0).then(|| left.saturating_sub(DRAW)))
     {
         let draw = before.min(DRAW);
         let part = run_part(search, position, &Budget { nodes: Some(draw), ..*round }, whole);

@@ -113,11 +113,8 @@ pub struct Merged<'a> {
 /// machine has it.
 fn same_player(a: &Value, b: &Value) -> bool {
     fn without_program(player: &Value) -> Option<(&Value, PlayerSpec)> {
-        let mut spec = PlayerSpec::parse(player["spec"].as_str()?).ok()?;
-        if let PlayerSpec::Botzone { command, .. } | PlayerSpec::Gtp { command } = &mut spec {
-            *command = command.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
-        }
-        Some((&player["name"], spec))
+        let spec = PlayerSpec::parse(player["spec"].as_str()?).ok()?;
+        Some((&player["name"], spec.without_program()))
     }
     without_program(a).is_some_and(|a| without_program(b) == Some(a))
 }

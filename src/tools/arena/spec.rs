@@ -88,6 +88,16 @@ impl PlayerSpec {
         }
     }
 
+    /// The same player with its command's program (the first word) left out, to compare
+    /// players whose program lies at different paths.
+    pub fn without_program(&self) -> PlayerSpec {
+        let mut spec = self.clone();
+        if let PlayerSpec::Botzone { command, .. } | PlayerSpec::Gtp { command } = &mut spec {
+            *command = command.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
+        }
+        spec
+    }
+
     /// Whether the player may use the CPU while its opponent thinks. Botzone players are
     /// stopped or not running between turns, built-in engines only search when asked; a GTP
     /// engine may ponder.
