@@ -70,7 +70,7 @@ impl Stones {
         let own = self.0[colour.index()];
         let theirs = self.0[1 - colour.index()];
         debug_assert!(!(own | theirs).has(p), "{p} is occupied");
-        let Window { shift, adjacent, bit } = WINDOWS[p.index()];
+        let Window { shift, adjacent, bit, edge } = WINDOWS[p.index()];
         let (own_near, theirs_near) = (window(own, shift), window(theirs, shift));
         // The liberties that remain once `p` is filled, and the points next to one (right only
         // for the rows next to `p`, all that is read of them).
@@ -83,20 +83,23 @@ impl Stones {
         // Floods need the whole board's liberties.
         let all_liberties = || !(own | theirs | Bitboard::from(p));
         if unsure != 0 {
-            let liberties = all_liberties();
             // Lowest stone first, by bit arithmetic: `Points` and a table load were slower here.
-            let mut unsure = unwindow(unsure, shift);
-            while !unsure.is_empty() {
-                let stone = Bitboard(unsure.0 & unsure.0.wrapping_neg());
-                unsure -= stone;
-                if !reaches(theirs, stone, liberties) {
+            let mut unsure = unsure;
+            while unsure != 0 {
+                let stone = unsure & unsure.wrapping_neg();
+                unsure &= unsure - 1;
+                let found = reaches_near(theirs_near, stone, liberties, edge)
+                    .unwrap_or_else(|| reaches(theirs, unwindow(stone, shift), all_liberties()));
+                if !found {
                     return false;
                 }
             }
         }
         adjacent & liberties != 0
             || own_adjacent & reach_near(own_near, near_liberty) != 0
-            || (own_adjacent != 0 && reaches(own, unwindow(own_adjacent, shift), all_liberties()))
+            || (own_adjacent != 0
+                && reaches_near(own_near, own_adjacent, liberties, edge)
+                    .unwrap_or_else(|| reaches(own, unwindow(own_adjacent, shift), all_liberties())))
     }
 
     /// The points that would finish an eye of `colour` next to `p`, a stone of its own: the
@@ -167,6 +170,9 @@ struct Window {
     shift: u32,
     adjacent: u64,
     bit: u64,
+    /// Its rows with a board row beyond the window: a group in the window that reaches one
+    /// may go on outside.
+    edge: u64,
 }
 
 /// Rows in a window: those within two of the point, and one more where the board allows.
@@ -174,7 +180,8 @@ const WINDOW_ROWS: usize = 6;
 const WINDOW_FULL: u64 = (Bitboard::FULL.0 & ((1 << (WINDOW_ROWS * STRIDE)) - 1)) as u64;
 
 const WINDOWS: [Window; INDEX_COUNT] = {
-    let mut table = [Window { shift: 0, adjacent: 0, bit: 0 }; INDEX_COUNT];
+    let mut table = [Window { shift: 0, adjacent: 0, bit: 0, edge: 0 }; INDEX_COUNT];
+    let row_bits = (1u64 << SIZE) - 1;
     let mut i = 0;
     while i < INDEX_COUNT {
         let row = i / STRIDE;
@@ -186,8 +193,15 @@ const WINDOWS: [Window; INDEX_COUNT] = {
             row - 2
         };
         let shift = (first * STRIDE) as u32;
-        table[i] =
-            Window { shift, adjacent: (ADJACENT[i].0 >> shift) as u64, bit: (1u128 << i >> shift) as u64 };
+        let mut edge = 0;
+        if first > 0 {
+            edge |= row_bits;
+        }
+        if first + WINDOW_ROWS < SIZE {
+            edge |= row_bits << ((WINDOW_ROWS - 1) * STRIDE);
+        }
+        let (adjacent, bit) = ((ADJACENT[i].0 >> shift) as u64, (1u128 << i >> shift) as u64);
+        table[i] = Window { shift, adjacent, bit, edge };
         i += 1;
     }
     table
@@ -206,6 +220,26 @@ fn reach_near(stones: u64, near_liberty: u64) -> u64 {
     let one = stones & near_liberty;
     let two = one | (spread_near(one) & stones);
     two | (spread_near(two) & stones)
+}
+
+/// Whether the group of `stones` (a window's) that holds `start` touches a point of
+/// `liberties` (the window's), found inside the window: `None` where the group reaches an
+/// `edge` row without a liberty, beyond which it may go on.
+#[inline(always)]
+fn reaches_near(stones: u64, start: u64, liberties: u64, edge: u64) -> Option<bool> {
+    let stones = stones & WINDOW_FULL;
+    let mut group = start;
+    loop {
+        let next = spread_near(group);
+        if next & liberties != 0 {
+            return Some(true);
+        }
+        let grown = group | (next & stones);
+        if grown == group {
+            return if group & edge == 0 { Some(false) } else { None };
+        }
+        group = grown;
+    }
 }
 
 /// The window of `set` from bit `shift` (under 64).
