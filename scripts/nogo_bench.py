@@ -25,7 +25,10 @@ def bench(binary, args, script):
     """`binary bench ARGS`: the middle game's simulations a second, all positions', and the
     signature; exits naming `script` when the bench fails or prints something else."""
     command = [binary, "bench"] + list(args)
-    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        sys.exit(f"{script}: cannot run {binary}: {error.strerror}")
     out = done.stdout
     middle, total, signature = first_match(MIDDLE, out), first_match(TOTAL, out), SIGNATURE.search(out)
     if done.returncode != 0 or middle is None or total is None or not signature:
