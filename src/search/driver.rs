@@ -119,8 +119,8 @@ impl LeafClock {
 }
 
 /// Nanoseconds [`Core::prune`] takes at most for each node of the tree, about twice the
-/// 2-core VM's (`docs/strength-log.md#a-full-tree-pruned-instead-of-frozen-2026-11-29`).
-const PRUNE_NANOS_PER_NODE: u64 = 20;
+/// 2-core VM's (`docs/performance-log.md#a-prune-that-reads-only-the-owners-of-blocks-2026-12-04`).
+const PRUNE_NANOS_PER_NODE: u64 = 6;
 
 impl<S: Stats> Core<S> {
     /// A search with `params`, its random choices drawn from `seed`: the tree takes

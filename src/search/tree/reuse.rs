@@ -4,6 +4,7 @@
 
 use super::{NodeId, Stats, Tree};
 use crate::rules::{Bitboard, Color, Point, Position};
+use std::ops::Range;
 
 impl<S: Stats> Tree<S> {
     /// Sets the tree up for a search of `position`: the subtree of the position kept from the
@@ -43,7 +44,8 @@ impl<S: Stats> Tree<S> {
 
     /// Makes `id` the root, keeping its subtree and dropping the rest.
     pub(super) fn reroot(&mut self, id: NodeId) {
-        self.keep(id, 0);
+        let owners = self.owners();
+        self.keep(id, 0, &owners);
     }
 
     /// Drops the children of the least visited nodes, so that the tree holds at most `target`
@@ -51,15 +53,15 @@ impl<S: Stats> Tree<S> {
     /// times than the least power of two that fits. Those nodes become leaves with their
     /// statistics and proofs, to be expanded afresh when the search comes back to them.
     pub fn prune(&mut self, target: usize) {
-        // Slots of the blocks below the root, by the bit length of their owner's visits, in
-        // one pass over the arena: a block no node reaches any longer (a thread's lost
-        // expansion, a grown block's old place) only makes the count drop more. A child has no
-        // more visits than its parent, so keeping the owners of at least `2^(k-1)` visits
-        // keeps at most the blocks of bit length `k` or more.
+        // Slots of the blocks below the root, by the bit length of their owner's visits: a
+        // block no node reaches any longer (a thread's lost expansion, a grown block's old
+        // place) only makes the count drop more. A child has no more visits than its parent,
+        // so keeping the owners of at least `2^(k-1)` visits keeps at most the blocks of bit
+        // length `k` or more.
+        let owners = self.owners();
         let mut slots_by_length = [0usize; 33];
-        let nodes = self.columns.links.iter().zip(&self.columns.stats).skip(1);
-        for (links, stats) in nodes.filter(|(links, _)| links.slots > 0) {
-            slots_by_length[(32 - stats.visits().leading_zeros()) as usize] += links.slots as usize;
+        for owner in owners.iter().filter(|owner| owner.node != 0) {
+            slots_by_length[(32 - owner.visits.leading_zeros()) as usize] += owner.block.len();
         }
         let mut kept = 1 + self.slots(NodeId::ROOT) + slots_by_length.iter().sum::<usize>();
         let mut length = 0;
@@ -68,89 +70,97 @@ impl<S: Stats> Tree<S> {
             length += 1;
         }
         let least = if length == 0 { 0 } else { (1u64 << (length - 1)).min(u32::MAX.into()) as u32 };
-        self.keep(NodeId::ROOT, least);
+        self.keep(NodeId::ROOT, least, &owners);
+    }
+
+    /// The nodes with a block, in arena order: found in one pass over the links, then read
+    /// each at once, all that a prune reads of the arena besides the nodes it moves.
+    fn owners(&self) -> Vec<Owner> {
+        let links = &self.columns.links;
+        let nodes: Vec<u32> =
+            (0..links.len() as u32).filter(|&node| links[node as usize].slots > 0).collect();
+        nodes
+            .into_iter()
+            .map(|node| {
+                let links = &links[node as usize];
+                let first = links.first as usize;
+                let visits = self.columns.stats[node as usize].visits();
+                Owner { node, block: first..first + links.slots as usize, visits }
+            })
+            .collect()
     }
 
     /// Keeps the subtree of `id` as the tree, with the children of `id` and of its nodes
     /// simulated at least `least` times, and drops the rest: `id` becomes the first node and
     /// the kept blocks' nodes slide to the front in arena order, each to its rank among them,
-    /// so that no node overwrites one not yet moved.
-    fn keep(&mut self, id: NodeId, least: u32) {
-        // The kept nodes, found in arena order a word of the set at a time: a block is made
-        // after its owner, so it lies ahead of the scan, which reaches it, unless it is a grown
-        // block's children moved past their own blocks: those behind the scan are visited at
-        // once, depth first. The word stays in hand: `Ranks::next` for each member took a
-        // fifth longer (docs/performance-log.md, the prune's marking a word at a time).
+    /// so that no node overwrites one not yet moved. `owners` are the nodes with a block.
+    fn keep(&mut self, id: NodeId, least: u32, owners: &[Owner]) {
+        // The kept blocks, found from their owners in arena order: a block is made after its
+        // owner, so a kept owner is marked kept by the time the scan reaches it, unless its
+        // block is a grown block's children moved past their own blocks: the owners in a block
+        // behind the scan are visited at once, depth first.
         let mut kept = Ranks::new(self.len());
+        let keeps = |owner: &Owner| owner.visits >= least;
+        let root_first = self.links(id).first as usize;
+        kept.insert(root_first..root_first + self.slots(id));
         let mut behind = Vec::new();
-        self.mark(id, true, least, 0, &mut kept, &mut behind);
-        for word in 0..kept.words.len() {
-            // The members of this word visited: every bit up to the last one visited.
-            let mut visited = 0u64;
-            loop {
-                let members = kept.words[word] & !visited;
-                if members == 0 {
-                    break;
-                }
-                let bit = members.trailing_zeros();
-                visited = u64::MAX >> (63 - bit);
-                let node = word * 64 + bit as usize;
-                self.mark(NodeId(node as u32), false, least, node + 1, &mut kept, &mut behind);
-                while let Some(below) = behind.pop() {
-                    self.mark(below, false, least, node + 1, &mut kept, &mut behind);
+        for owner in owners.iter().filter(|owner| owner.node as usize != id.index()) {
+            let scan = owner.node as usize + 1;
+            if !kept.has(owner.node as usize) || !keeps(owner) {
+                continue;
+            }
+            behind.push(owner.block.clone());
+            while let Some(block) = behind.pop() {
+                kept.insert(block.clone());
+                if block.start < scan {
+                    for inner in &owners[within(owners, &block)] {
+                        if keeps(inner) {
+                            behind.push(inner.block.clone());
+                        }
+                    }
                 }
             }
         }
         let total = kept.count();
-        let relink = |links: &mut super::Links, stats: &S, is_root: bool| {
-            if Self::keeps_block(links, stats, is_root, least) {
-                links.first = 1 + kept.rank(links.first as usize) as u32;
+        // The kept owners' links changed in place, in arena order, then the root moved first
+        // and each run of kept nodes to its rank: the other nodes have no block to relink.
+        let root_links = &mut self.columns.links[id.index()];
+        if root_links.slots > 0 {
+            root_links.first = 1 + kept.rank(root_first) as u32;
+        }
+        for owner in
+            owners.iter().filter(|owner| owner.node as usize != id.index() && kept.has(owner.node as usize))
+        {
+            let links = &mut self.columns.links[owner.node as usize];
+            if keeps(owner) {
+                links.first = 1 + kept.rank(owner.block.start) as u32;
             } else {
                 (links.first, links.slots, links.children) = (0, 0, 0);
             }
-        };
+        }
         self.columns.copy_within(id.index()..id.index() + 1, 0);
-        relink(&mut self.columns.links[0], &self.columns.stats[0], true);
         for run in kept.runs() {
             let to = 1 + kept.rank(run.start);
-            let moved = to..to + run.len();
             self.columns.copy_within(run, to);
-            let links = &mut self.columns.links[moved.clone()];
-            for (links, stats) in links.iter_mut().zip(&self.columns.stats[moved]) {
-                relink(links, stats, false);
-            }
         }
         self.columns.truncate(1 + total);
     }
+}
 
-    /// Whether a prune to `least` keeps the block of a node with `links` and `stats` (the
-    /// kept tree's root's always).
-    #[inline(always)]
-    fn keeps_block(links: &super::Links, stats: &S, is_root: bool, least: u32) -> bool {
-        links.slots > 0 && (is_root || stats.visits() >= least)
-    }
+/// A node with a block, as [`Tree::owners`] finds it.
+struct Owner {
+    /// The node.
+    node: u32,
+    /// Its block.
+    block: Range<usize>,
+    /// Its simulations.
+    visits: u32,
+}
 
-    /// Adds the block of `node` to `kept` when a prune to `least` keeps it, and its children
-    /// to `behind` when the block starts before `scan`, the node the arena's scan is at.
-    #[inline(always)]
-    fn mark(
-        &self,
-        node: NodeId,
-        is_root: bool,
-        least: u32,
-        scan: usize,
-        kept: &mut Ranks,
-        behind: &mut Vec<NodeId>,
-    ) {
-        let links = self.links(node);
-        if Self::keeps_block(links, self.stats(node), is_root, least) {
-            let first = links.first as usize;
-            kept.insert(first..first + links.slots as usize);
-            if first < scan {
-                behind.extend(self.children(node));
-            }
-        }
-    }
+/// The indices of the owners (in arena order) that lie in `nodes`.
+fn within(owners: &[Owner], nodes: &Range<usize>) -> Range<usize> {
+    owners.partition_point(|o| (o.node as usize) < nodes.start)
+        ..owners.partition_point(|o| (o.node as usize) < nodes.end)
 }
 
 /// A set of the arena's nodes, one bit each, that tells each member's rank (the members
@@ -166,7 +176,7 @@ impl Ranks {
         Ranks { words: vec![0; nodes.div_ceil(64)], before: Vec::new() }
     }
 
-    fn insert(&mut self, nodes: std::ops::Range<usize>) {
+    fn insert(&mut self, nodes: Range<usize>) {
         let mut start = nodes.start;
         while start < nodes.end {
             // The bits `from..to` of the word of `start`.
@@ -191,6 +201,11 @@ impl Ranks {
             })
             .collect();
         total as usize
+    }
+
+    /// Whether `node` is a member.
+    fn has(&self, node: usize) -> bool {
+        self.words[node / 64] >> (node % 64) & 1 == 1
     }
 
     /// Members before `node`.
@@ -219,7 +234,7 @@ impl Ranks {
     }
 
     /// The runs of consecutive members, in order.
-    fn runs(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    fn runs(&self) -> impl Iterator<Item = Range<usize>> + '_ {
         let mut from = 0;
         std::iter::from_fn(move || {
             let start = self.next(from, true);
