@@ -80,26 +80,27 @@ impl Stones {
         let theirs_free = reach_near(theirs_near, near_liberty);
         let unsure = adjacent & theirs_near & !theirs_free;
         let own_adjacent = adjacent & own_near;
-        // Floods need the whole board's liberties.
-        let all_liberties = || !(own | theirs | Bitboard::from(p));
+        // Whether the group of `start` among `stones` (`near` in the window) has a liberty:
+        // settled in the window where it can be, else by a flood over the whole board.
+        let reaches_liberty = |stones: Bitboard, near: u64, start: u64| {
+            reaches_near(near, start, liberties, edge).unwrap_or_else(|| {
+                reaches(stones, unwindow(start, shift), !(own | theirs | Bitboard::from(p)))
+            })
+        };
         if unsure != 0 {
             // Lowest stone first, by bit arithmetic: `Points` and a table load were slower here.
             let mut unsure = unsure;
             while unsure != 0 {
                 let stone = unsure & unsure.wrapping_neg();
                 unsure &= unsure - 1;
-                let found = reaches_near(theirs_near, stone, liberties, edge)
-                    .unwrap_or_else(|| reaches(theirs, unwindow(stone, shift), all_liberties()));
-                if !found {
+                if !reaches_liberty(theirs, theirs_near, stone) {
                     return false;
                 }
             }
         }
         adjacent & liberties != 0
             || own_adjacent & reach_near(own_near, near_liberty) != 0
-            || (own_adjacent != 0
-                && reaches_near(own_near, own_adjacent, liberties, edge)
-                    .unwrap_or_else(|| reaches(own, unwindow(own_adjacent, shift), all_liberties())))
+            || (own_adjacent != 0 && reaches_liberty(own, own_near, own_adjacent))
     }
 
     /// The points that would finish an eye of `colour` next to `p`, a stone of its own: the
