@@ -98,15 +98,15 @@ impl<S: Stats> Tree<S> {
         // The kept blocks, found from their owners in arena order: a block is made after its
         // owner, so a kept owner is marked kept by the time the scan reaches it, unless its
         // block is a grown block's children moved past their own blocks: the owners in a block
-        // behind the scan are visited at once, depth first.
+        // behind the scan are visited at once, depth first. The new root is kept, with its
+        // block, whatever its visits.
+        let is_root = |owner: &Owner| owner.node as usize == id.index();
+        let keeps = |owner: &Owner| is_root(owner) || owner.visits >= least;
         let mut kept = Ranks::new(self.len());
-        let keeps = |owner: &Owner| owner.visits >= least;
-        let root_first = self.links(id).first as usize;
-        kept.insert(root_first..root_first + self.slots(id));
         let mut behind = Vec::new();
-        for owner in owners.iter().filter(|owner| owner.node as usize != id.index()) {
+        for owner in owners {
             let scan = owner.node as usize + 1;
-            if !kept.has(owner.node as usize) || !keeps(owner) {
+            if !(is_root(owner) || kept.has(owner.node as usize)) || !keeps(owner) {
                 continue;
             }
             behind.push(owner.block.clone());
@@ -124,13 +124,7 @@ impl<S: Stats> Tree<S> {
         let total = kept.count();
         // The kept owners' links changed in place, in arena order, then the root moved first
         // and each run of kept nodes to its rank: the other nodes have no block to relink.
-        let root_links = &mut self.columns.links[id.index()];
-        if root_links.slots > 0 {
-            root_links.first = 1 + kept.rank(root_first) as u32;
-        }
-        for owner in
-            owners.iter().filter(|owner| owner.node as usize != id.index() && kept.has(owner.node as usize))
-        {
+        for owner in owners.iter().filter(|owner| is_root(owner) || kept.has(owner.node as usize)) {
             let links = &mut self.columns.links[owner.node as usize];
             if keeps(owner) {
                 links.first = 1 + kept.rank(owner.block.start) as u32;
