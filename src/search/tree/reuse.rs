@@ -102,11 +102,13 @@ impl<S: Stats> Tree<S> {
         // block, whatever its visits.
         let is_root = |owner: &Owner| owner.node as usize == id.index();
         let keeps = |owner: &Owner| is_root(owner) || owner.visits >= least;
+        // Whether `owner` is in the kept tree (its block's fate is `keeps`).
+        let is_kept = |kept: &Ranks, owner: &Owner| is_root(owner) || kept.has(owner.node as usize);
         let mut kept = Ranks::new(self.len());
         let mut behind = Vec::new();
         for owner in owners {
             let scan = owner.node as usize + 1;
-            if !(is_root(owner) || kept.has(owner.node as usize)) || !keeps(owner) {
+            if !is_kept(&kept, owner) || !keeps(owner) {
                 continue;
             }
             behind.push(owner.block.clone());
@@ -124,7 +126,7 @@ impl<S: Stats> Tree<S> {
         let total = kept.count();
         // The kept owners' links changed in place, in arena order, then the root moved first
         // and each run of kept nodes to its rank: the other nodes have no block to relink.
-        for owner in owners.iter().filter(|owner| is_root(owner) || kept.has(owner.node as usize)) {
+        for owner in owners.iter().filter(|owner| is_kept(&kept, owner)) {
             let links = &mut self.columns.links[owner.node as usize];
             if keeps(owner) {
                 links.first = 1 + kept.rank(owner.block.start) as u32;
