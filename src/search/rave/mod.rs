@@ -145,19 +145,22 @@ impl Worker {
 
     /// Descends from the root to a leaf, counting each node's visit and expanding a leaf
     /// visited often enough, and records the descent in `self.path`, whose last node is the
-    /// leaf; `self.walk` holds the positions.
+    /// leaf; `self.walk` holds the positions. A descent expands one leaf at most: it ends at
+    /// the child it enters below it.
     fn descend(&mut self, tree: &mut impl Nodes<RaveStats>, context: Context) {
         self.path.clear();
         let mut id = NodeId::ROOT;
+        let mut expanded = false;
         loop {
             let depth = self.path.len();
             let (position, moves) = self.walk.at(depth);
             self.path.push(Step { id, moves });
             tree.update(id, RaveStats::visit);
-            if tree.proof(id).is_known() {
+            if expanded || tree.proof(id).is_known() {
                 return;
             }
             if !tree.has_children(id) {
+                expanded = true;
                 // This visit counted: the node was visited `rave_expand_visits` times before.
                 let ready = id == NodeId::ROOT || tree.stats(id).visits() > context.params.rave_expand_visits;
                 if !ready || !expand::expand(tree, context, id, position, moves, depth) {

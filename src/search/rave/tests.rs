@@ -62,6 +62,41 @@ fn a_leaf_is_played_out_several_times_each_counted_within_the_budget() {
 }
 
 #[test]
+fn leaves_expanded_at_their_first_visit_end_each_descent_below_them() {
+    // The nodes with children, and the fewest simulations of one below the root.
+    fn expanded(tree: &Tree<RaveStats>) -> (u64, u32) {
+        let (mut stack, mut count, mut fewest) = (vec![NodeId::ROOT], 0, u32::MAX);
+        while let Some(id) = stack.pop() {
+            if tree.has_children(id) {
+                count += 1;
+                if id != NodeId::ROOT {
+                    fewest = fewest.min(tree.stats(id).visits());
+                }
+                stack.extend(tree.children(id));
+            }
+        }
+        (count, fewest)
+    }
+    let position = play_out(&[(4, 4), (2, 2), (6, 6)]);
+    for (expand_visits, playouts) in [(0, 1), (0, 3), (1, 1)] {
+        let params = Params { rave_expand_visits: expand_visits, rave_leaf_playouts: playouts, ..small() };
+        let mut search = Rave::new(params, 5);
+        driver::prepare(&mut search, &position);
+        for descents in 1..=300 {
+            assert_eq!(search.simulate(&position, u64::MAX), u64::from(playouts));
+            let (count, fewest) = expanded(tree(&search));
+            if expand_visits == 0 {
+                assert_eq!(count, descents, "one leaf expanded a descent ({playouts} playouts a leaf)");
+            } else {
+                assert!(count <= descents && fewest > 1, "a leaf below the root expands at its second visit");
+            }
+        }
+        assert_eq!(tree(&search).stats(NodeId::ROOT).visits(), 300 * playouts);
+        check_tree(&search, &position);
+    }
+}
+
+#[test]
 fn eyes_are_spoiled_and_leaves_solved_only_in_a_search_short_of_time() {
     let position = play_out(&[(4, 4), (2, 2)]);
     let mut search = Rave::new(small(), 1);
