@@ -160,12 +160,12 @@ impl Worker {
                 return;
             }
             if !tree.has_children(id) {
-                expanded = true;
                 // This visit counted: the node was visited `rave_expand_visits` times before.
                 let ready = id == NodeId::ROOT || tree.stats(id).visits() > context.params.rave_expand_visits;
                 if !ready || !expand::expand(tree, context, id, position, moves, depth) {
                     return;
                 }
+                expanded = true;
                 if tree.proof(id).is_known() {
                     proofs::prove_up(tree, &self.path);
                     return;
