@@ -136,9 +136,9 @@ tunables! {
         "RAVE's bias `b` in `beta = n' / (n + n' + 4 b^2 n n')` (0: weigh the two means by their counts).";
     rave_prior: u32 = 20, 1..=1000,
         "Virtual all-moves-as-first simulations, at half a win each, of a new node of the playout search.";
-    rave_expand_visits: u32 = 1, 0..=1000,
+    rave_expand_visits: u32 = 0, 0..=1000,
         "A leaf of the playout search gets its children once simulated this many times (0: as a descent first reaches it).";
-    rave_leaf_playouts: u32 = 1, 1..=8,
+    rave_leaf_playouts: u32 = 3, 1..=8,
         "Playouts from each leaf a descent of the playout search reaches, each backed up.";
     rave_amaf_reserves: u32 = 0, 0..=1,
         "Whether the moves a playout makes once nothing is contested count as all moves as first (1) or not (0).";
