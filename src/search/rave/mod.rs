@@ -32,7 +32,7 @@ use crate::search::playout::{spoils_eyes, Outcome, OwnPoint, Start};
 use crate::search::time::is_shorter;
 use crate::search::tree::{NodeId, Nodes, Stats};
 use crate::search::walk::Walk;
-use backup::Step;
+use backup::{Results, Step};
 pub use node::RaveStats;
 use select::RootRule;
 use std::time::{Duration, Instant};
@@ -155,7 +155,7 @@ impl Worker {
             let depth = self.path.len();
             let (position, moves) = self.walk.at(depth);
             self.path.push(Step { id, moves });
-            tree.update(id, RaveStats::visit);
+            tree.update(id, |stats| stats.visit(1));
             if expanded || tree.proof(id).is_known() {
                 return;
             }
@@ -180,9 +180,9 @@ impl Worker {
     }
 
     /// Descends, expands, plays out and backs up: a simulation for a proven leaf, otherwise
-    /// [`Params::rave_leaf_playouts`] (at most `most`, not 0) from the leaf reached, each
-    /// counted along the descent; how many. `solve` proves a small endgame at a leaf where it
-    /// can.
+    /// [`Params::rave_leaf_playouts`] (at most `most`, not 0) from the leaf reached, counted
+    /// along the descent in one backup; how many. `solve` proves a small endgame at a leaf
+    /// where it can.
     fn simulate(
         &mut self,
         tree: &mut impl Nodes<RaveStats>,
@@ -192,22 +192,25 @@ impl Worker {
         solve: impl FnOnce(&Position) -> Option<Proof>,
         most: u64,
     ) -> u64 {
+        let mut results = Results::new();
         let start = match self.reach_leaf(tree, context, solve) {
             Leaf::Known(outcome) => {
-                back_up(tree, context, &self.path, self.to_move, &outcome);
+                results.add(outcome.winner, amaf_points(context, &outcome));
+                backup::backup(tree, &self.path, self.to_move, &results);
                 return 1;
             }
             Leaf::Open(start) => start,
         };
         let playouts = most.min(context.params.rave_leaf_playouts.into());
-        for playout in 0..playouts {
-            // The descent counted the first playout's visits.
-            if playout > 0 {
-                self.path.iter().for_each(|step| tree.update(step.id, RaveStats::visit));
-            }
-            let outcome = play_out(start, context, rng, leaf_clock);
-            back_up(tree, context, &self.path, self.to_move, &outcome);
+        // The descent counted the first playout's visits.
+        if playouts > 1 {
+            self.path.iter().for_each(|step| tree.update(step.id, |stats| stats.visit(playouts as u32 - 1)));
         }
+        for _ in 0..playouts {
+            let outcome = play_out(start, context, rng, leaf_clock);
+            results.add(outcome.winner, amaf_points(context, &outcome));
+        }
+        backup::backup(tree, &self.path, self.to_move, &results);
         playouts
     }
 
@@ -256,20 +259,14 @@ fn play_out(start: Start, context: Context, rng: &mut fastrand::Rng, leaf_clock:
     outcome
 }
 
-/// Counts `outcome` along `path`, a descent from a root whose side to move is `to_move`.
-fn back_up(
-    tree: &mut impl Nodes<RaveStats>,
-    context: Context,
-    path: &[Step],
-    to_move: Color,
-    outcome: &Outcome,
-) {
-    let amaf = if context.params.rave_amaf_reserves == 0 {
+/// The points each colour played in `outcome` that count as all moves as first: without
+/// [`Params::rave_amaf_reserves`], not the reserves.
+fn amaf_points(context: Context, outcome: &Outcome) -> [Bitboard; 2] {
+    if context.params.rave_amaf_reserves == 0 {
         [outcome.stones[0] - outcome.reserves[0], outcome.stones[1] - outcome.reserves[1]]
     } else {
         outcome.stones
-    };
-    backup::backup(tree, path, to_move, outcome.winner, amaf);
+    }
 }
 
 impl Simulate for Rave {

@@ -51,6 +51,17 @@ impl Stats for RaveStats {
     }
 }
 
+/// Simulations in which a side played a move later on, as counted for all moves as first:
+/// laid out as a node's first two fields, which it adds to.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
+pub struct AmafCount {
+    /// Those the side won.
+    pub won: f32,
+    /// All of them.
+    pub played: f32,
+}
+
 /// How a node's two means are blended: `(1 - beta) * mean + beta * rave_mean` with
 /// `beta = n' / (n + n' + bias * n * n')`, `bias` being `4 b^2` (MC-RAVE).
 #[derive(Clone, Copy, Debug)]
@@ -79,26 +90,27 @@ impl RaveStats {
         RaveStats { sum: prior * prior_mean, evidence: prior, ..RaveStats::default() }
     }
 
-    /// Counts a simulation entering the node. Until [`RaveStats::win`] counts its result it
-    /// is a loss for the mover: with threads, a virtual loss that draws the others elsewhere.
+    /// Counts `simulations` entering the node. Until [`RaveStats::win`] counts their results
+    /// they are losses for the mover: with threads, virtual losses that draw the others
+    /// elsewhere.
     #[inline]
-    pub fn visit(&mut self) {
-        self.visits += 1;
-        self.evidence += 1.0;
+    pub fn visit(&mut self, simulations: u32) {
+        self.visits += simulations;
+        self.evidence += simulations as f32;
     }
 
-    /// Counts a simulation that [`RaveStats::visit`] counted as won by the mover.
+    /// Counts `simulations` that [`RaveStats::visit`] counted as won by the mover.
     #[inline]
-    pub fn win(&mut self) {
-        self.wins += 1.0;
-        self.sum += 1.0;
+    pub fn win(&mut self, simulations: u32) {
+        self.wins += simulations as f32;
+        self.sum += simulations as f32;
     }
 
-    /// Counts a simulation in which the mover played this move later on, won or not.
+    /// Counts the simulations in which the mover played this move later on (`count`).
     #[inline]
-    pub fn count_rave(&mut self, won: bool) {
-        self.sum += won as u32 as f32;
-        self.evidence += 1.0;
+    pub fn count_rave(&mut self, count: AmafCount) {
+        self.sum += count.won;
+        self.evidence += count.played;
     }
 
     /// The all-moves-as-first simulations, with the prior, and those won.
@@ -140,13 +152,12 @@ mod tests {
     fn the_blend_weighs_the_means_by_beta() {
         let blend = Blend { bias: 0.0 };
         let mut node = RaveStats::new(2.0, 0.5);
-        node.count_rave(true);
-        node.count_rave(true);
+        node.count_rave(AmafCount { won: 2.0, played: 2.0 });
         assert_eq!(node.value(blend), 3.0 / 4.0, "before a visit, the all-moves-as-first mean");
-        node.visit();
+        node.visit(1);
         // beta = 4 / (1 + 4): 0.8 of the rave mean 3/4, 0.2 of the mean 0.
         assert!((node.value(blend) - 0.6).abs() < 1e-6, "{}", node.value(blend));
-        node.visit();
+        node.visit(1);
         // beta = 4 / (2 + 4 + 8) = 2/7: the mean 0 and the rave mean 3/4.
         let biased = Blend { bias: 1.0 };
         assert!((node.value(biased) - 3.0 / 14.0).abs() < 1e-6, "{}", node.value(biased));
@@ -160,9 +171,9 @@ mod tests {
         for (proof, value) in [(Proof::Win, f32::INFINITY), (Proof::Loss, f32::NEG_INFINITY)] {
             let mut node = RaveStats::new(20.0, 0.5);
             node.prove(proof);
-            node.visit();
-            node.win();
-            node.count_rave(false);
+            node.visit(1);
+            node.win(1);
+            node.count_rave(AmafCount { won: 0.0, played: 1.0 });
             for bias in [0.0, 1.0] {
                 assert_eq!(node.value(Blend { bias }), value, "{proof:?}, bias {bias}");
             }

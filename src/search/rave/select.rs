@@ -235,9 +235,9 @@ mod tests {
                 .map(|_| {
                     let mut child = RaveStats::new(rng.u32(1..4) as f32, rng.u8(0..3) as f32 / 2.0);
                     for _ in 0..rng.u32(0..4) {
-                        child.visit();
+                        child.visit(1);
                         if rng.bool() {
-                            child.win();
+                            child.win(1);
                         }
                     }
                     match rng.u8(0..12) {

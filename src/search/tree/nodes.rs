@@ -34,12 +34,18 @@ pub trait Nodes<S: Stats> {
     /// (it counts): threads lose none of these changes, though they may gather them a while.
     fn update(&mut self, id: NodeId, count: impl Fn(&mut S));
 
-    /// Changes the statistics of the children of `id` at `offsets` (each below the number of
-    /// children) by `count`, which adds to each field a value of its own: with threads the
+    /// Changes the statistics of the children of `id` at the offsets of `changes` (each below
+    /// the number of children) by `count` of the change's value, which adds to each field a
+    /// value of its own: with threads the
     /// change may come later (gathered for a while), and one made at the same instant as
     /// another thread's may be lost. For the many all-moves-as-first counts, which an exact
     /// update would slow down more than an occasional lost count matters.
-    fn update_children(&mut self, id: NodeId, offsets: impl Iterator<Item = usize>, count: impl Fn(&mut S));
+    fn update_children<T: Copy>(
+        &mut self,
+        id: NodeId,
+        changes: impl Iterator<Item = (usize, T)>,
+        count: impl Fn(&mut S, T),
+    );
 
     /// Records `proof` for the player who moved into `id`.
     fn set_proof(&mut self, id: NodeId, proof: Proof);
@@ -99,9 +105,14 @@ impl<S: Stats> Nodes<S> for Tree<S> {
     }
 
     #[inline]
-    fn update_children(&mut self, id: NodeId, offsets: impl Iterator<Item = usize>, count: impl Fn(&mut S)) {
+    fn update_children<T: Copy>(
+        &mut self,
+        id: NodeId,
+        changes: impl Iterator<Item = (usize, T)>,
+        count: impl Fn(&mut S, T),
+    ) {
         let children = self.child_stats_mut(id);
-        offsets.for_each(|offset| count(&mut children[offset]));
+        changes.for_each(|(offset, change)| count(&mut children[offset], change));
     }
 
     #[inline]

@@ -516,21 +516,26 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
     /// The root's children's counts are kept in this hand (`Top`), and those of the
     /// children of other busy nodes (`BUSY_VISITS`) gathered; the others' are stored at once.
     #[inline]
-    fn update_children(&mut self, id: NodeId, offsets: impl Iterator<Item = usize>, count: impl Fn(&mut S)) {
+    fn update_children<T: Copy>(
+        &mut self,
+        id: NodeId,
+        changes: impl Iterator<Item = (usize, T)>,
+        count: impl Fn(&mut S, T),
+    ) {
         if let (Some(top), NodeId::ROOT) = (&mut self.top, id) {
-            offsets.for_each(|offset| top.count(offset + 1, &count));
+            changes.for_each(|(offset, change)| top.count(offset + 1, |stats| count(stats, change)));
             return;
         }
         let links = self.shared.links_of(id);
         let busy = self.shared.load(id).visits() >= BUSY_VISITS;
         // `for_each`, which the ranks run as a loop a word (`Ranks::fold`).
-        offsets.for_each(|offset| {
+        changes.for_each(|(offset, change)| {
             debug_assert!(offset < links.children as usize);
             let child = NodeId(links.first).at(offset);
             if busy {
-                count(self.gathered(child));
+                count(self.gathered(child), change);
             } else {
-                self.shared.add_lossy(child, &count);
+                self.shared.add_lossy(child, |stats| count(stats, change));
             }
         });
     }
