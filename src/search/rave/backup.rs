@@ -23,8 +23,6 @@ pub struct Step {
 pub struct Results {
     /// The simulations each colour won, `[black, white]`.
     won: [u32; 2],
-    /// The points each colour played in any of them that count as all moves as first.
-    played: [Bitboard; 2],
     /// Each colour's all-moves-as-first counts of each point.
     amaf: [[AmafCount; INDEX_COUNT]; 2],
 }
@@ -32,7 +30,7 @@ pub struct Results {
 impl Results {
     /// No simulation yet.
     pub fn new() -> Results {
-        Results { won: [0; 2], played: [Bitboard::EMPTY; 2], amaf: [[AmafCount::default(); INDEX_COUNT]; 2] }
+        Results { won: [0; 2], amaf: [[AmafCount::default(); INDEX_COUNT]; 2] }
     }
 
     /// Adds a simulation won by `winner`, in which each colour played the points `played` that
@@ -50,7 +48,6 @@ impl Results {
                 counts[p.index()].won += won;
                 counts[p.index()].played += 1.0;
             });
-            self.played[color.index()] |= played[color.index()];
         }
     }
 }
@@ -60,8 +57,9 @@ impl Results {
 ///
 /// NoGo removes no stones, so the moves a side played from a node on are its stones on the
 /// final board that were empty there: the node's legal moves that the final board holds a
-/// stone of that side on. A node's children are its legal moves in board order, so the child
-/// of move `p` is the one after as many children as there are moves below `p`.
+/// stone of that side on. A node's children are its legal moves in board order, so each child
+/// adds the counts of its move's point, none where the side did not play it: one pass over
+/// the children without a branch a child, faster than finding the children played.
 pub fn backup(tree: &mut impl Nodes<RaveStats>, path: &[Step], to_move: Color, results: &Results) {
     let mut side = to_move;
     for (depth, step) in path.iter().enumerate() {
@@ -72,87 +70,11 @@ pub fn backup(tree: &mut impl Nodes<RaveStats>, path: &[Step], to_move: Color, r
         }
         if tree.has_children(step.id) {
             let counts = &results.amaf[side.index()];
-            let ranks = Ranks::new(step.moves, results.played[side.index()] & step.moves);
-            tree.update_children(step.id, ranks, |child, point| child.count_rave(counts[point]));
+            let changes = step.moves.iter().enumerate().map(|(offset, p)| (offset, counts[p.index()]));
+            tree.update_children(step.id, changes, RaveStats::count_rave);
         }
         side = !side;
     }
-}
-
-/// The ranks among a set of moves of some of them (`hits`), in order, each with its point's
-/// index, a machine word at a time: the word in hand in scalars (the loop's registers), the
-/// high word waiting.
-struct Ranks {
-    /// The moves and hits of the word in hand.
-    moves: u64,
-    hits: u64,
-    /// The moves below the word in hand.
-    below: u32,
-    /// The index of the word in hand's first point.
-    base: usize,
-    /// The high word's moves and hits, until it is in hand.
-    high_moves: u64,
-    high_hits: u64,
-}
-
-impl Ranks {
-    #[inline]
-    fn new(moves: Bitboard, hits: Bitboard) -> Ranks {
-        Ranks {
-            moves: moves.0 as u64,
-            hits: hits.0 as u64,
-            below: 0,
-            base: 0,
-            high_moves: (moves.0 >> 64) as u64,
-            high_hits: (hits.0 >> 64) as u64,
-        }
-    }
-}
-
-impl Iterator for Ranks {
-    type Item = (usize, usize);
-
-    #[inline]
-    fn next(&mut self) -> Option<(usize, usize)> {
-        if self.hits == 0 {
-            if self.high_hits == 0 {
-                return None;
-            }
-            (self.below, self.base) = (self.moves.count_ones(), 64);
-            (self.moves, self.hits, self.high_hits) = (self.high_moves, self.high_hits, 0);
-        }
-        let hit = (
-            rank_of_lowest(self.below, self.moves, self.hits),
-            self.base + self.hits.trailing_zeros() as usize,
-        );
-        self.hits &= self.hits - 1;
-        Some(hit)
-    }
-
-    /// A loop a word, for `for_each`: one test a hit, as tight as the loop written out.
-    #[inline]
-    fn fold<B, F: FnMut(B, (usize, usize)) -> B>(self, init: B, mut f: F) -> B {
-        let high_below = self.below + self.moves.count_ones();
-        let words = [
-            (self.below, self.base, self.moves, self.hits),
-            (high_below, 64, self.high_moves, self.high_hits),
-        ];
-        let mut acc = init;
-        for (below, base, moves, mut hits) in words {
-            while hits != 0 {
-                acc = f(acc, (rank_of_lowest(below, moves, hits), base + hits.trailing_zeros() as usize));
-                hits &= hits - 1;
-            }
-        }
-        acc
-    }
-}
-
-/// The rank of the lowest of `hits` (not empty) among a word's `moves`, `below` of which are
-/// in the words before it.
-#[inline(always)]
-fn rank_of_lowest(below: u32, moves: u64, hits: u64) -> usize {
-    (below + (moves & ((1 << hits.trailing_zeros()) - 1)).count_ones()) as usize
 }
 
 #[cfg(test)]
@@ -185,60 +107,46 @@ mod tests {
     }
 
     #[test]
-    fn gathered_results_count_as_one_backup_a_simulation() {
+    fn a_backup_counts_each_simulation_as_one_at_a_time_would() {
         let mut rng = fastrand::Rng::with_seed(3);
         for seed in 0..300 {
-            let (mut gathered_tree, path) = descent(seed);
-            let (mut one_by_one, _) = descent(seed);
+            let (mut tree, path) = descent(seed);
+            let (mut expected, _) = descent(seed);
             let simulations: Vec<(Color, [Bitboard; 2])> = (0..rng.usize(1..=8))
                 .map(|_| {
                     let winner = if rng.bool() { Color::Black } else { Color::White };
                     (winner, [random_set(&mut rng, Bitboard::FULL), random_set(&mut rng, Bitboard::FULL)])
                 })
                 .collect();
-            let mut gathered = Results::new();
+            // One simulation at a time, field by field, Black to move at the root.
+            let mut results = Results::new();
             for &(winner, played) in &simulations {
-                gathered.add(winner, played);
-                let mut alone = Results::new();
-                alone.add(winner, played);
-                backup(&mut one_by_one, &path, Color::Black, &alone);
-            }
-            backup(&mut gathered_tree, &path, Color::Black, &gathered);
-            for step in &path {
-                assert_eq!(gathered_tree.stats(step.id), one_by_one.stats(step.id), "{simulations:?}");
-                for (child, other) in gathered_tree.children(step.id).zip(one_by_one.children(step.id)) {
-                    assert_eq!(gathered_tree.stats(child), one_by_one.stats(other), "{simulations:?}");
+                results.add(winner, played);
+                let mut side = Color::Black;
+                for (depth, step) in path.iter().enumerate() {
+                    if depth > 0 && winner == !side {
+                        let node = expected.stats_mut(step.id);
+                        node.wins += 1.0;
+                        node.sum += 1.0;
+                    }
+                    let children: Vec<NodeId> = expected.children(step.id).collect();
+                    for child in children {
+                        if played[side.index()].has(expected.point(child)) {
+                            let stats = expected.stats_mut(child);
+                            stats.sum += if winner == side { 1.0 } else { 0.0 };
+                            stats.evidence += 1.0;
+                        }
+                    }
+                    side = !side;
                 }
             }
-        }
-    }
-
-    #[test]
-    fn ranks_are_each_hits_place_among_the_moves_with_its_point() {
-        let mut rng = fastrand::Rng::with_seed(7);
-        for _ in 0..2000 {
-            // Sparse and dense sets over both words of the board's 128 bits.
-            let density = rng.u32(1..8);
-            let random = |rng: &mut fastrand::Rng| (0..density).fold(u128::MAX, |set, _| set & rng.u128(..));
-            let moves = random(&mut rng);
-            let hits = moves & random(&mut rng);
-            let expected: Vec<(usize, usize)> = (0..128)
-                .filter(|&bit| moves >> bit & 1 == 1)
-                .enumerate()
-                .filter(|&(_, bit)| hits >> bit & 1 == 1)
-                .collect();
-            let mut stepped = Ranks::new(Bitboard(moves), Bitboard(hits));
-            let ranks: Vec<(usize, usize)> = std::iter::from_fn(|| stepped.next()).collect();
-            assert_eq!(ranks, expected, "one by one: moves {moves:#x}, hits {hits:#x}");
-            let mut folded = Vec::new();
-            Ranks::new(Bitboard(moves), Bitboard(hits)).for_each(|hit| folded.push(hit));
-            assert_eq!(folded, expected, "in a loop: moves {moves:#x}, hits {hits:#x}");
-            // A loop taken up after the first steps.
-            let mut rest = Ranks::new(Bitboard(moves), Bitboard(hits));
-            let first: Vec<(usize, usize)> = rest.by_ref().take(expected.len() / 2).collect();
-            let mut after = first.clone();
-            rest.for_each(|hit| after.push(hit));
-            assert_eq!(after, expected, "taken up: moves {moves:#x}, hits {hits:#x}");
+            backup(&mut tree, &path, Color::Black, &results);
+            for step in &path {
+                assert_eq!(tree.stats(step.id), expected.stats(step.id), "{simulations:?}");
+                for child in tree.children(step.id) {
+                    assert_eq!(tree.stats(child), expected.stats(child), "{simulations:?}");
+                }
+            }
         }
     }
 }

@@ -36,11 +36,11 @@ pub trait Nodes<S: Stats> {
 
     /// Changes the statistics of the children of `id` at the offsets of `changes` (each below
     /// the number of children) by `count` of the change's value, which adds to each field a
-    /// value of its own: with threads the
+    /// value of its own (`T::default()` none, which threads skip): with threads the
     /// change may come later (gathered for a while), and one made at the same instant as
     /// another thread's may be lost. For the many all-moves-as-first counts, which an exact
     /// update would slow down more than an occasional lost count matters.
-    fn update_children<T: Copy>(
+    fn update_children<T: Copy + Default + PartialEq>(
         &mut self,
         id: NodeId,
         changes: impl Iterator<Item = (usize, T)>,
@@ -105,7 +105,7 @@ impl<S: Stats> Nodes<S> for Tree<S> {
     }
 
     #[inline]
-    fn update_children<T: Copy>(
+    fn update_children<T: Copy + Default + PartialEq>(
         &mut self,
         id: NodeId,
         changes: impl Iterator<Item = (usize, T)>,

@@ -516,19 +516,19 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
     /// The root's children's counts are kept in this hand (`Top`), and those of the
     /// children of other busy nodes (`BUSY_VISITS`) gathered; the others' are stored at once.
     #[inline]
-    fn update_children<T: Copy>(
+    fn update_children<T: Copy + Default + PartialEq>(
         &mut self,
         id: NodeId,
         changes: impl Iterator<Item = (usize, T)>,
         count: impl Fn(&mut S, T),
     ) {
+        let changes = changes.filter(|(_, change)| *change != T::default());
         if let (Some(top), NodeId::ROOT) = (&mut self.top, id) {
             changes.for_each(|(offset, change)| top.count(offset + 1, |stats| count(stats, change)));
             return;
         }
         let links = self.shared.links_of(id);
         let busy = self.shared.load(id).visits() >= BUSY_VISITS;
-        // `for_each`, which the ranks run as a loop a word (`Ranks::fold`).
         changes.for_each(|(offset, change)| {
             debug_assert!(offset < links.children as usize);
             let child = NodeId(links.first).at(offset);
