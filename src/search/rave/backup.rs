@@ -70,7 +70,7 @@ pub fn backup(tree: &mut impl Nodes<RaveStats>, path: &[Step], to_move: Color, r
         }
         if tree.has_children(step.id) {
             let counts = &results.amaf[side.index()];
-            let changes = step.moves.iter().enumerate().map(|(offset, p)| (offset, counts[p.index()]));
+            let changes = step.moves.iter().map(|p| counts[p.index()]);
             tree.update_children(step.id, changes, RaveStats::count_rave);
         }
         side = !side;

@@ -34,16 +34,15 @@ pub trait Nodes<S: Stats> {
     /// (it counts): threads lose none of these changes, though they may gather them a while.
     fn update(&mut self, id: NodeId, count: impl Fn(&mut S));
 
-    /// Changes the statistics of the children of `id` at the offsets of `changes` (each below
-    /// the number of children) by `count` of the change's value, which adds to each field a
-    /// value of its own (`T::default()` none, which threads skip): with threads the
-    /// change may come later (gathered for a while), and one made at the same instant as
-    /// another thread's may be lost. For the many all-moves-as-first counts, which an exact
-    /// update would slow down more than an occasional lost count matters.
+    /// Changes the statistics of the children of `id` by `count` of `changes`, one a child in
+    /// order, which adds to each field a value of its own (`T::default()` none, which threads
+    /// skip): with threads the change may come later (gathered for a while), and one made at
+    /// the same instant as another thread's may be lost. For the many all-moves-as-first
+    /// counts, which an exact update would slow down more than an occasional lost count matters.
     fn update_children<T: Copy + Default + PartialEq>(
         &mut self,
         id: NodeId,
-        changes: impl Iterator<Item = (usize, T)>,
+        changes: impl Iterator<Item = T>,
         count: impl Fn(&mut S, T),
     );
 
@@ -108,11 +107,12 @@ impl<S: Stats> Nodes<S> for Tree<S> {
     fn update_children<T: Copy + Default + PartialEq>(
         &mut self,
         id: NodeId,
-        changes: impl Iterator<Item = (usize, T)>,
+        changes: impl Iterator<Item = T>,
         count: impl Fn(&mut S, T),
     ) {
+        // `for_each`, which a set's points run as a loop a word.
         let children = self.child_stats_mut(id);
-        changes.for_each(|(offset, change)| count(&mut children[offset], change));
+        changes.enumerate().for_each(|(offset, change)| count(&mut children[offset], change));
     }
 
     #[inline]

@@ -519,10 +519,10 @@ impl<S: Words> Nodes<S> for Handle<'_, '_, S> {
     fn update_children<T: Copy + Default + PartialEq>(
         &mut self,
         id: NodeId,
-        changes: impl Iterator<Item = (usize, T)>,
+        changes: impl Iterator<Item = T>,
         count: impl Fn(&mut S, T),
     ) {
-        let changes = changes.filter(|(_, change)| *change != T::default());
+        let changes = changes.enumerate().filter(|(_, change)| *change != T::default());
         if let (Some(top), NodeId::ROOT) = (&mut self.top, id) {
             changes.for_each(|(offset, change)| top.count(offset + 1, |stats| count(stats, change)));
             return;
