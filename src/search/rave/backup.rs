@@ -19,7 +19,7 @@ pub struct Step {
 
 /// The results of the simulations from one leaf, gathered for one backup: a node's children
 /// are then read and written once, not once a simulation.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Results {
     /// The simulations each colour won, `[black, white]`.
     won: [u32; 2],
@@ -83,9 +83,9 @@ mod tests {
     use crate::rules::{Point, Position};
     use crate::search::tree::Tree;
 
-    /// Random legal-looking sets: a node's moves, and points played within them.
-    fn random_set(rng: &mut fastrand::Rng, within: Bitboard) -> Bitboard {
-        within.iter().filter(|_| rng.bool()).collect()
+    /// A random set of the board's points, each in it at even odds.
+    fn random_set(rng: &mut fastrand::Rng) -> Bitboard {
+        Bitboard::FULL.iter().filter(|_| rng.bool()).collect()
     }
 
     /// A tree holding a descent of three nodes with children, from `seed`: priors from 5 on,
@@ -97,7 +97,8 @@ mod tests {
         let mut path = Vec::new();
         let mut id = NodeId::ROOT;
         for _ in 0..3 {
-            let moves = random_set(&mut rng, Bitboard::FULL) | Bitboard::FULL.iter().take(1).collect();
+            // At least one move, for the child the descent goes on to.
+            let moves = random_set(&mut rng) | Bitboard::FULL.iter().take(1).collect();
             let mean = |p: Point| 0.25 + ((p.index() as u64 * 7919 + seed) % 97) as f32 / 194.0;
             tree.expand(id, moves, |p| RaveStats::new(20.0, mean(p)));
             path.push(Step { id, moves });
@@ -115,7 +116,7 @@ mod tests {
             let simulations: Vec<(Color, [Bitboard; 2])> = (0..rng.usize(1..=8))
                 .map(|_| {
                     let winner = if rng.bool() { Color::Black } else { Color::White };
-                    (winner, [random_set(&mut rng, Bitboard::FULL), random_set(&mut rng, Bitboard::FULL)])
+                    (winner, [random_set(&mut rng), random_set(&mut rng)])
                 })
                 .collect();
             // One simulation at a time, field by field, Black to move at the root.
